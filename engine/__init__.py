@@ -1,0 +1,35 @@
+"""Pocket Patience's rules engine: pure Python, standard library only.
+
+Runs unchanged in CPython and in Pyodide. The public API::
+
+    import engine
+    engine.VARIANTS                          # variant ids, menu order
+    game = engine.new_game("spider-2", seed=123456)
+    game.legal_moves(); game.play(move); game.undo(); game.redo()
+    game.status, game.move_count, game.undo_count
+    game.position(); game.record(); engine.replay(record)
+    engine.parse_move(game, "t3-t7:2"); engine.IllegalMove
+"""
+
+from __future__ import annotations
+
+from .cards import card_name, card_text, parse_card
+from .game import Game, from_position, new_game, parse_move, replay
+from .hint import hint
+from .moves import IllegalMove, Move
+from .variants import VARIANTS
+
+__all__ = [
+    "VARIANTS",
+    "Game",
+    "IllegalMove",
+    "Move",
+    "card_name",
+    "card_text",
+    "from_position",
+    "hint",
+    "new_game",
+    "parse_card",
+    "parse_move",
+    "replay",
+]

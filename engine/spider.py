@@ -1,0 +1,135 @@
+"""Spider (spider.txt) and relaxed Spider (spider-relaxed-and-play-controls.txt).
+
+Ten columns ``t0..t9``, eight foundations ``f0..f7`` for cleared King-to-Ace
+sequences, and the ``stock``. The two games differ only in which groups move.
+"""
+
+from __future__ import annotations
+
+from .cards import DOWN, KING, RANK_MASK, SUIT_MASK, standard_deck
+from .moves import Move
+from .rng import shuffled
+from .state import Pile, Rules, State
+
+COLUMNS = 10
+FOUNDATIONS = 8
+STOCK = COLUMNS + FOUNDATIONS  # index of the stock pile
+OPENING_ROWS = (6, 6, 6, 6, 5, 5, 5, 5, 5, 5)
+DEAL = Move("stock", "tableau", COLUMNS)
+_SUITS = {1: (0,), 2: (0, 1), 4: (0, 1, 2, 3)}
+
+
+def movable_run(pile: Pile, same_suit: bool) -> int:
+    """How many cards from the top of ``pile`` form a group that may move together."""
+    n = len(pile)
+    if not n or pile[-1] & DOWN:
+        return 0
+    k = 1
+    while k < n:
+        below, above = pile[-k - 1], pile[-k]
+        if below & DOWN or (below & RANK_MASK) != (above & RANK_MASK) + 1:
+            break
+        if same_suit and (below & SUIT_MASK) != (above & SUIT_MASK):
+            break
+        k += 1
+    return k
+
+
+def _complete_run(pile: Pile) -> bool:
+    """True when the top 13 cards are a face-up King..Ace run of one suit."""
+    if len(pile) < KING:
+        return False
+    suit = pile[-1] & SUIT_MASK
+    for depth in range(1, KING + 1):
+        card = pile[-depth]
+        if card & DOWN or card & RANK_MASK != depth or card & SUIT_MASK != suit:
+            return False
+    return True
+
+
+def _flip_top(pile: Pile) -> Pile:
+    """``pile`` with its top card turned face up."""
+    if pile and pile[-1] & DOWN:
+        return pile[:-1] + (pile[-1] & ~DOWN,)
+    return pile
+
+
+class SpiderRules(Rules):
+    """Spider with 1, 2 or 4 suits; ``relaxed`` lets any descending run move as a group."""
+
+    pile_ids = tuple(f"t{i}" for i in range(COLUMNS)) + tuple(
+        f"f{i}" for i in range(FOUNDATIONS)
+    ) + ("stock",)
+
+    def __init__(self, suits: int, relaxed: bool = False) -> None:
+        super().__init__()
+        self.suits = suits
+        self.relaxed = relaxed
+        self.variant = f"spider-relaxed-{suits}" if relaxed else f"spider-{suits}"
+        self.deck = standard_deck(_SUITS[suits], copies=8 // suits)
+
+    def deal(self, seed: int) -> State:
+        """Deal rows from the top of the shuffled deck; the last card of each column faces up."""
+        deck = shuffled(self.deck, seed)
+        columns: list[list[int]] = [[] for _ in range(COLUMNS)]
+        for row in range(max(OPENING_ROWS)):
+            for col, height in enumerate(OPENING_ROWS):
+                if row < height:
+                    columns[col].append(deck.pop() | DOWN)
+        for col in columns:
+            col[-1] &= ~DOWN
+        stock = tuple(c | DOWN for c in deck)
+        return State(tuple(tuple(c) for c in columns) + ((),) * FOUNDATIONS + (stock,))
+
+    def moves(self, state: State) -> list[Move]:
+        """Tableau moves (single cards, allowed groups, anything to an empty column) and the deal."""
+        piles = state.piles
+        same_suit = not self.relaxed
+        tops = [p[-1] & RANK_MASK if p else 0 for p in piles[:COLUMNS]]
+        out: list[Move] = []
+        ids = self.pile_ids
+        for s in range(COLUMNS):
+            pile = piles[s]
+            run = movable_run(pile, same_suit)
+            for k in range(1, run + 1):
+                rank = pile[-k] & RANK_MASK
+                for d in range(COLUMNS):
+                    if d != s and (tops[d] == 0 or tops[d] == rank + 1):
+                        out.append(Move(ids[s], ids[d], k))
+        if piles[STOCK] and all(tops):
+            out.append(DEAL)
+        return out
+
+    def apply(self, state: State, move: Move) -> State:
+        """Move or deal, then flip newly exposed cards and clear completed runs."""
+        piles = list(state.piles)
+        if move.src == "stock":
+            stock = piles[STOCK]
+            for i in range(COLUMNS):
+                piles[i] = piles[i] + (stock[-1 - i] & ~DOWN,)
+            piles[STOCK] = stock[:-COLUMNS]
+            for i in range(COLUMNS):
+                self._clear(piles, i)
+        else:
+            s, d, k = self.index[move.src], self.index[move.dst], move.count
+            group = piles[s][-k:]
+            piles[s] = _flip_top(piles[s][:-k])
+            piles[d] = piles[d] + group
+            self._clear(piles, d)
+        return State(tuple(piles))
+
+    def _clear(self, piles: list[Pile], col: int) -> None:
+        """Send a completed King..Ace run on ``col`` to the next empty foundation."""
+        if _complete_run(piles[col]):
+            f = next(i for i in range(COLUMNS, COLUMNS + FOUNDATIONS) if not piles[i])
+            piles[f] = piles[col][-KING:]
+            piles[col] = _flip_top(piles[col][:-KING])
+
+    def is_won(self, state: State) -> bool:
+        """Won when all eight sequences are cleared."""
+        return bool(state.piles[STOCK - 1])
+
+    def info(self, state: State) -> dict[str, object]:
+        """Cleared sequences and deals left in the stock."""
+        cleared = sum(1 for p in state.piles[COLUMNS:STOCK] if p)
+        return {"cleared": cleared, "deals_left": len(state.piles[STOCK]) // COLUMNS}

@@ -1,0 +1,62 @@
+"""Game state and the interface every game's rules implement."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .cards import card_text
+from .moves import Move
+
+Pile = tuple[int, ...]
+
+
+class State(NamedTuple):
+    """An immutable, hashable position: piles in the rules' pile order, and passes used."""
+
+    piles: tuple[Pile, ...]
+    passes: int = 0
+
+
+class Rules:
+    """What one variant decides. Subclasses fill the class attributes and the methods.
+
+    ``moves`` lists every legal action; ``apply`` performs a legal one with all its
+    automatic consequences (flips, clears, refills) and returns the new state.
+    """
+
+    variant: str = ""
+    pile_ids: tuple[str, ...] = ()
+
+    def __init__(self) -> None:
+        self.index = {pid: i for i, pid in enumerate(self.pile_ids)}
+
+    def deal(self, seed: int) -> State:
+        """The opening position of deal number ``seed``."""
+        raise NotImplementedError
+
+    def moves(self, state: State) -> list[Move]:
+        """Every legal move in ``state``, in a stable order."""
+        raise NotImplementedError
+
+    def apply(self, state: State, move: Move) -> State:
+        """The state after a legal ``move`` and its automatic consequences."""
+        raise NotImplementedError
+
+    def is_won(self, state: State) -> bool:
+        """True when the game is won."""
+        raise NotImplementedError
+
+    def is_lost(self, state: State, moves: list[Move]) -> bool:
+        """True when the game can no longer go on (by default: no legal move)."""
+        return not moves
+
+    def info(self, state: State) -> dict[str, object]:
+        """Extra facts for the player (cleared sequences, the rank needed next...)."""
+        return {}
+
+    def texts(self, state: State) -> dict[str, list[str]]:
+        """The piles of ``state`` as card texts, bottom to top."""
+        return {pid: [card_text(c) for c in pile] for pid, pile in zip(self.pile_ids, state.piles)}
+
+    def check(self, state: State) -> None:
+        """Raise ValueError when ``state`` could not arise in this game (for custom set-ups)."""
