@@ -85,7 +85,8 @@ class SpiderRules(Rules):
         """Tableau moves (single cards, allowed groups, anything to an empty column) and the deal."""
         piles = state.piles
         same_suit = not self.relaxed
-        tops = [p[-1] & RANK_MASK if p else 0 for p in piles[:COLUMNS]]
+        # a face-down top keeps its DOWN bit, so it never equals rank + 1 (spider.txt 9, row 1)
+        tops = [p[-1] & (RANK_MASK | DOWN) if p else 0 for p in piles[:COLUMNS]]
         out: list[Move] = []
         ids = self.pile_ids
         for s in range(COLUMNS):
@@ -96,7 +97,7 @@ class SpiderRules(Rules):
                 for d in range(COLUMNS):
                     if d != s and (tops[d] == 0 or tops[d] == rank + 1):
                         out.append(Move(ids[s], ids[d], k))
-        if piles[STOCK] and all(tops):
+        if len(piles[STOCK]) >= COLUMNS and all(tops):
             out.append(DEAL)
         return out
 
