@@ -22,7 +22,7 @@ def rules_for(variant: str) -> Rules:
     """The (shared, stateless) rules object of ``variant``; ValueError if unknown."""
     rules = _CACHE.get(variant) if isinstance(variant, str) else None
     if rules is None:
-        if variant not in _FACTORIES:
+        if not isinstance(variant, str) or variant not in _FACTORIES:
             raise ValueError(f"unknown variant {variant!r}; choose one of: {', '.join(VARIANTS)}")
         rules = _CACHE[variant] = _FACTORIES[variant]()
     return rules
