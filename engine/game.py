@@ -77,6 +77,7 @@ class Game:
             raise IllegalMove(f"not a move: {move!r}")
         if self.status != "playing" or not self.is_legal(move):
             raise IllegalMove(f"illegal move {move} in {self.variant}")
+        move = self._legal[self._legal.index(move)]  # the listed move: Move(.., 1.0) == Move(.., 1)
         new = self.rules.apply(self.state, move)
         del self._states[self._cursor + 1 :]
         del self._moves[self._cursor :]
