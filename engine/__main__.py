@@ -18,7 +18,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _seed(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(f"deal number must be 1..4294967295, not {text!r}")
     return int(text)
 

@@ -40,7 +40,7 @@ def read_move(text: str) -> Move:
         raise ValueError(f"unreadable move {text!r}: write it as src-dst or src-dst:count")
     count = 1
     if count_text:
-        if not count_text.isdigit() or int(count_text) < 1:
+        if not (count_text.isascii() and count_text.isdigit()) or int(count_text) < 1:
             raise ValueError(f"unreadable move {text!r}: the count must be a whole number >= 1")
         count = int(count_text)
     return Move(src, dst, count)
