@@ -1,0 +1,69 @@
+# Pocket Patience: `make serve` to play, `make test` to check. Both install what is
+# missing first (npm packages, vendor/, and for tests a .venv and Debian's Chromium).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := serve
+
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+PORT ?= 8000
+CHROMIUM := /usr/bin/chromium
+# Lint only the source folders that exist (engine/ may not be there yet).
+LINT_DIRS := $(wildcard engine web tests bench tools)
+# Root installs directly; anyone else goes through sudo.
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+
+.PHONY: serve test lint pytest e2e bench deps vendor chromium pyscript-files clean
+
+## serve: install npm packages and vendor/ if needed, then serve the app on 127.0.0.1:$(PORT)
+serve: vendor
+	@$(PYTHON) tools/check_pyscript_files.py --write
+	$(PYTHON) tools/serve.py --port $(PORT)
+
+## test: install everything if needed, then ruff and the whole pytest suite
+test: deps lint pytest
+
+deps: $(VENV)/.installed vendor chromium
+
+lint: $(VENV)/.installed
+	$(VPY) -m ruff check $(LINT_DIRS)
+
+pytest: $(VENV)/.installed vendor chromium
+	$(VPY) -m pytest
+
+e2e: $(VENV)/.installed vendor chromium
+	$(VPY) -m pytest -m e2e
+
+bench: $(VENV)/.installed vendor chromium
+	$(VPY) bench/startup.py --stages
+
+pyscript-files:
+	$(PYTHON) tools/check_pyscript_files.py --write
+
+# The dev tools pinned in pyproject.toml ([project.optional-dependencies] dev).
+$(VENV)/.installed: pyproject.toml
+	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
+	$(VPY) -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["dev"]))' > $(VENV)/requirements-dev.txt
+	$(VPY) -m pip install --quiet --disable-pip-version-check -r $(VENV)/requirements-dev.txt
+	@touch $@
+
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm is missing: install Node.js 20+ with npm" >&2; exit 1; }
+	npm ci --no-audit --no-fund
+	@touch $@
+
+vendor: vendor/VERSIONS
+
+vendor/VERSIONS: node_modules/.installed tools/vendor.py package.json
+	$(PYTHON) tools/vendor.py
+
+# Playwright drives Debian's Chromium; it never downloads a browser of its own.
+chromium:
+	@test -x $(CHROMIUM) || { \
+	  echo "Installing Debian's chromium (for the end-to-end tests)"; \
+	  $(SUDO) apt-get update && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium; }
+
+clean:
+	rm -rf $(VENV) node_modules vendor .pytest_cache .ruff_cache test-results

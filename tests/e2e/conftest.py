@@ -1,0 +1,173 @@
+"""Fixtures for end-to-end tests: the app served on 127.0.0.1, Debian's Chromium, pages.
+
+Every test under tests/e2e is marked `e2e` (run only them with `pytest -m e2e`).
+
+- `base_url`: the repository served by tools/serve.py in a thread on a free port.
+- `browser`: headless /usr/bin/chromium (Playwright never downloads a browser here).
+- `context`, `page`: a fresh context and page whose requests to anything but the test
+  server are aborted and recorded; the page's console errors and uncaught exceptions are
+  recorded too. At teardown the test fails if any of the three lists is not empty, so a
+  test that expects an error must assert on it and then clear the list.
+  Note: Playwright disables the HTTP cache in a context that routes requests; a test
+  about caching makes its own `browser.new_context()` and calls `watch(context, log,
+  block=False)` (Chromium's --host-resolver-rules below still keeps it off the network).
+- `app`: opens the app in `page` and waits for `<html data-app="ready">`.
+"""
+
+from __future__ import annotations
+
+import os
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    # Belt and braces: no host but the test server resolves, even without routing.
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+READY_TIMEOUT_MS = 60_000
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+@dataclass
+class BrowserLog:
+    """What a page did that a test should know about."""
+
+    external_requests: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+
+    def problems(self) -> list[str]:
+        return (
+            [f"request left 127.0.0.1: {url}" for url in self.external_requests]
+            + [f"console error: {text}" for text in self.console_errors]
+            + [f"uncaught exception: {text}" for text in self.page_errors]
+        )
+
+
+def is_local(url: str, base_url: str) -> bool:
+    """Whether `url` goes to the test server (or never reaches a network at all)."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme in ("data", "blob", "about"):
+        return True
+    return f"{parts.scheme}://{parts.netloc}" == base_url
+
+
+def watch(context, log: BrowserLog, base_url: str, block: bool = True) -> None:
+    """Record (and with `block`, abort) every request from `context` not to the server."""
+
+    def on_request(request):
+        if not is_local(request.url, base_url):
+            log.external_requests.append(request.url)
+
+    context.on("request", on_request)
+    if block:
+        context.route(lambda url: not is_local(url, base_url), lambda route: route.abort())
+
+
+def watch_page(page, log: BrowserLog) -> None:
+    page.on("console", lambda msg: msg.type == "error" and log.console_errors.append(msg.text))
+    page.on("pageerror", lambda error: log.page_errors.append(str(error)))
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    if not (ROOT / "vendor" / "VERSIONS").exists():
+        pytest.fail("vendor/ is missing: run `make vendor` (or `make test`)")
+    from tools.serve import start_server
+
+    server, url = start_server(ROOT)
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing (make test installs Debian's chromium)")
+        pytest.skip(f"{CHROMIUM} is missing: `make chromium` installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def browser_log():
+    return BrowserLog()
+
+
+@pytest.fixture
+def context(browser, base_url, browser_log):
+    context = browser.new_context(base_url=base_url)
+    watch(context, browser_log, base_url)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(context, browser_log):
+    page = context.new_page()
+    watch_page(page, browser_log)
+    yield page
+    problems = browser_log.problems()
+    assert not problems, "\n".join(problems)
+
+
+class App:
+    """Opens the app and waits until it is ready (`<html data-app="ready">`)."""
+
+    def __init__(self, page):
+        self.page = page
+
+    def open(self, query: str = "") -> None:
+        self.page.goto("/" + query)
+        self.wait_ready()
+
+    def reload(self) -> None:
+        self.page.reload()
+        self.wait_ready()
+
+    def wait_ready(self, timeout_ms: float = READY_TIMEOUT_MS) -> None:
+        self.page.wait_for_function(
+            "() => ['ready', 'error'].includes(document.documentElement.dataset.app)",
+            timeout=timeout_ms,
+        )
+        state = self.page.evaluate("document.documentElement.dataset.app")
+        if state != "ready":
+            text = self.page.inner_text("#loading")
+            pytest.fail(f"the app did not start: data-app={state!r}: {text}")
+
+    def piles(self) -> dict[str, list[str]]:
+        """Every `data-pile` element's `data-card` values, bottom to top."""
+        return self.page.evaluate(
+            """() => Object.fromEntries(
+                [...document.querySelectorAll('[data-pile]')].map((pile) => [
+                    pile.dataset.pile,
+                    [...pile.querySelectorAll('[data-card]')].map((card) => card.dataset.card),
+                ]))"""
+        )
+
+
+@pytest.fixture
+def app(page):
+    return App(page)

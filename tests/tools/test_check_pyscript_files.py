@@ -1,0 +1,55 @@
+"""pyscript.toml lists every engine/ and web/ module, so the browser can import them."""
+
+from __future__ import annotations
+
+import tomllib
+
+from tools import check_pyscript_files as check
+
+
+def test_pyscript_toml_lists_every_python_module():
+    problems = check.differences(check.expected_files(), check.listed_files())
+    assert not problems, (
+        "\n".join(problems) + "\nfix: python tools/check_pyscript_files.py --write"
+    )
+
+
+def test_pyscript_toml_loads_pyodide_from_vendor():
+    config = tomllib.loads(check.CONFIG.read_text())
+    assert config["interpreter"] == "./vendor/pyodide/pyodide.mjs"
+
+
+def test_rewrite_replaces_only_the_files_table(tmp_path):
+    config = tmp_path / "pyscript.toml"
+    config.write_text(
+        'interpreter = "x.mjs"\n\n[files]\n"./old.py" = "old.py"\n\n[js_modules.main]\n'
+        '"./a.js" = "a"\n'
+    )
+    files = {"./engine/a.py": "engine/a.py", "./engine/b.py": "engine/b.py"}
+
+    assert check.rewrite(config, files) is True
+    assert check.rewrite(config, files) is False
+
+    data = tomllib.loads(config.read_text())
+    assert data["files"] == files
+    assert data["interpreter"] == "x.mjs"
+    assert data["js_modules"] == {"main": {"./a.js": "a"}}
+
+
+def test_rewrite_appends_a_missing_files_table(tmp_path):
+    config = tmp_path / "pyscript.toml"
+    config.write_text('interpreter = "x.mjs"\n')
+
+    assert check.rewrite(config, {"./web/a.py": "web/a.py"}) is True
+    assert tomllib.loads(config.read_text())["files"] == {"./web/a.py": "web/a.py"}
+
+
+def test_expected_files_skips_the_entry_script_and_caches(tmp_path):
+    for name in ("engine/__init__.py", "engine/__pycache__/x.py", "web/main.py", "web/ui.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+
+    assert check.expected_files(tmp_path) == {
+        "./engine/__init__.py": "engine/__init__.py",
+        "./web/ui.py": "web/ui.py",
+    }

@@ -1,0 +1,199 @@
+"""A small threaded static server for Pocket Patience development and tests.
+
+    python tools/serve.py [--host 127.0.0.1] [--port 8000] [--directory REPO_ROOT] [--quiet]
+
+Stdlib only. It serves the repository root with the content types the page needs
+(application/wasm for Pyodide's streaming compile, text/javascript for .mjs modules, ...)
+and `Cache-Control: no-cache` with ETag and Last-Modified validators: a reload revalidates
+every file and gets a bodiless 304 when nothing changed, so edits show up at once while
+unchanged files (the 9 MB wasm above all) are neither re-sent nor, in Chromium, recompiled.
+HTTP/1.1 keep-alive avoids a new connection per file. Dot-paths (.git, .venv, ...) are
+not served.
+
+Tests and benchmarks use `start_server(root, port=0)`, which runs the same server in a
+background thread on a free port.
+"""
+
+from __future__ import annotations
+
+import argparse
+import email.utils
+import http
+import os
+import posixpath
+import shutil
+import sys
+import threading
+import urllib.parse
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".toml": "text/plain; charset=utf-8",
+    ".py": "text/plain; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".md": "text/plain; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".woff2": "font/woff2",
+}
+
+
+class Handler(SimpleHTTPRequestHandler):
+    """GET/HEAD of files under the served directory, with validators and no-cache."""
+
+    protocol_version = "HTTP/1.1"  # keep-alive: every response carries Content-Length
+    timeout = 30  # close idle keep-alive connections so their threads end
+    server_version = "PocketPatienceDev"
+    quiet = False
+
+    def send_head(self):
+        parsed = urllib.parse.urlsplit(self.path)
+        url_path = urllib.parse.unquote(parsed.path)
+        parts = [p for p in posixpath.normpath(url_path).split("/") if p]
+        if any(p.startswith(".") and p != ".well-known" for p in parts):
+            self.send_error(http.HTTPStatus.NOT_FOUND)
+            return None
+
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            if not parsed.path.endswith("/"):
+                self.send_response(http.HTTPStatus.MOVED_PERMANENTLY)
+                location = urllib.parse.urlunsplit(parsed._replace(path=parsed.path + "/"))
+                self.send_header("Location", location)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return None
+            path = path / "index.html"
+        if not path.is_file():
+            self.send_error(http.HTTPStatus.NOT_FOUND)
+            return None
+
+        try:
+            f = path.open("rb")
+        except OSError:
+            self.send_error(http.HTTPStatus.NOT_FOUND)
+            return None
+        try:
+            st = os.fstat(f.fileno())
+            etag = f'"{st.st_mtime_ns:x}-{st.st_size:x}"'
+            last_modified = self.date_time_string(int(st.st_mtime))
+            if self._not_modified(etag, st.st_mtime):
+                f.close()
+                self.send_response(http.HTTPStatus.NOT_MODIFIED)
+                self.send_header("ETag", etag)
+                self.send_header("Last-Modified", last_modified)
+                self.end_headers()
+                return None
+            self.send_response(http.HTTPStatus.OK)
+            self.send_header("Content-Type", self.guess_type(str(path)))
+            self.send_header("Content-Length", str(st.st_size))
+            self.send_header("ETag", etag)
+            self.send_header("Last-Modified", last_modified)
+            self.end_headers()
+            return f
+        except Exception:
+            f.close()
+            raise
+
+    def _not_modified(self, etag: str, mtime: float) -> bool:
+        if_none_match = self.headers.get("If-None-Match")
+        if if_none_match is not None:  # takes precedence over If-Modified-Since
+            tags = [t.strip().removeprefix("W/") for t in if_none_match.split(",")]
+            return etag in tags or "*" in tags
+        if_modified_since = self.headers.get("If-Modified-Since")
+        if if_modified_since:
+            try:
+                since = email.utils.parsedate_to_datetime(if_modified_since)
+            except (TypeError, ValueError, IndexError, OverflowError):
+                return False
+            return since is not None and int(mtime) <= since.timestamp()
+        return False
+
+    def version_string(self) -> str:
+        return self.server_version
+
+    def end_headers(self) -> None:
+        # Always revalidate; never serve a stale engine or page from the HTTP cache.
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        super().end_headers()
+
+    def guess_type(self, path: str) -> str:
+        ext = posixpath.splitext(path)[1].lower()
+        return CONTENT_TYPES.get(ext) or super().guess_type(path)
+
+    def copyfile(self, source, outputfile) -> None:
+        try:
+            shutil.copyfileobj(source, outputfile, 1 << 16)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the browser went away (navigation, test teardown)
+
+    def log_message(self, format: str, *args) -> None:
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def make_server(root: Path = ROOT, host: str = "127.0.0.1", port: int = 8000,
+                quiet: bool = False) -> Server:
+    """A server for `root` bound to host:port (port 0 picks a free one); not yet serving."""
+    directory = str(Path(root).resolve())
+    handler = type("BoundHandler", (Handler,), {"quiet": quiet})
+
+    def factory(*args, **kwargs):
+        return handler(*args, directory=directory, **kwargs)
+
+    return Server((host, port), factory)
+
+
+def start_server(root: Path = ROOT, host: str = "127.0.0.1", port: int = 0,
+                 quiet: bool = True) -> tuple[Server, str]:
+    """Serve `root` from a daemon thread; returns the server and its base URL.
+
+    Stop it with `server.shutdown(); server.server_close()`.
+    """
+    server = make_server(root, host, port, quiet)
+    thread = threading.Thread(target=server.serve_forever, name="serve", daemon=True)
+    thread.start()
+    bound_host, bound_port = server.server_address[:2]
+    return server, f"http://{bound_host}:{bound_port}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Serve Pocket Patience for development.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
+    parser.add_argument("--directory", type=Path, default=ROOT)
+    parser.add_argument("--quiet", action="store_true", help="do not log requests")
+    args = parser.parse_args(argv)
+
+    server = make_server(args.directory, args.host, args.port, args.quiet)
+    host, port = server.server_address[:2]
+    print(f"Serving {args.directory} at http://{host}:{port}/ (Ctrl+C to stop)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("\nstopped")
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

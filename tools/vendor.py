@@ -1,0 +1,100 @@
+"""Copy Pyodide and PyScript from node_modules/ into vendor/ (git-ignored).
+
+The page loads both from ./vendor/ so that nothing is fetched from a CDN. Run after
+`npm ci`; `make vendor` does both. Only the files the page needs at run time are copied
+(no source maps, no Node-only files). vendor/VERSIONS records what was copied, and the
+versions are checked against package.json so that a stale node_modules is caught.
+
+    python tools/vendor.py [--check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE_MODULES = ROOT / "node_modules"
+VENDOR = ROOT / "vendor"
+
+# What Pyodide needs in the browser: the loader, the Emscripten module, the wasm binary,
+# the standard library and the lock file (read at start-up even when no package loads).
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+PACKAGES = {
+    # npm package -> (source folder inside it, destination folder in vendor/)
+    "pyodide": (".", "pyodide"),
+    "@pyscript/core": ("dist", "pyscript"),
+}
+
+
+def wanted_versions() -> dict[str, str]:
+    deps = json.loads((ROOT / "package.json").read_text())["dependencies"]
+    return {name: deps[name] for name in PACKAGES}
+
+
+def installed_version(name: str) -> str:
+    manifest = NODE_MODULES / name / "package.json"
+    if not manifest.exists():
+        sys.exit(f"vendor: {manifest.relative_to(ROOT)} is missing; run `npm ci` first")
+    return json.loads(manifest.read_text())["version"]
+
+
+def copy_pyodide(src: Path, dst: Path) -> None:
+    for name in PYODIDE_FILES:
+        shutil.copy(src / name, dst / name)
+
+
+def copy_pyscript(src: Path, dst: Path) -> None:
+    for path in sorted(src.iterdir()):
+        if path.is_file() and not path.name.endswith(".map"):
+            shutil.copy(path, dst / path.name)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--check", action="store_true", help="only report whether vendor/ is up to date"
+    )
+    args = parser.parse_args()
+
+    wanted = wanted_versions()
+    stamp = VENDOR / "VERSIONS"
+    stamp_text = "".join(f"{name}@{version}\n" for name, version in sorted(wanted.items()))
+    if args.check:
+        ok = stamp.exists() and stamp.read_text() == stamp_text
+        print("vendor: up to date" if ok else "vendor: missing or stale")
+        return 0 if ok else 1
+
+    for name, version in wanted.items():
+        have = installed_version(name)
+        if have != version:
+            sys.exit(f"vendor: node_modules has {name}@{have}, package.json pins {version}")
+
+    tmp = VENDOR.with_name("vendor.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    for name, (sub, dest) in PACKAGES.items():
+        src = NODE_MODULES / name / sub
+        dst = tmp / dest
+        dst.mkdir(parents=True)
+        (copy_pyodide if name == "pyodide" else copy_pyscript)(src, dst)
+    (tmp / "VERSIONS").write_text(stamp_text)
+    # Swap in the finished copy so that a server never sees a half-written vendor/.
+    shutil.rmtree(VENDOR, ignore_errors=True)
+    tmp.rename(VENDOR)
+    size = sum(p.stat().st_size for p in VENDOR.rglob("*") if p.is_file())
+    print(f"vendor: {', '.join(f'{n}@{v}' for n, v in wanted.items())} -> vendor/ "
+          f"({size / 2**20:.1f} MiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

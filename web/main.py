@@ -1,0 +1,55 @@
+"""Entry script of the page: deal a game with the engine and show it.
+
+For now the table is a placeholder that only honours the DOM contract of DESIGN.md: one
+element per pile with `data-pile`, holding its cards bottom to top, each with `data-card`
+(the card text when face up, "down" when face down). The real card table replaces
+`render`; the rest (which deal to open, marking the page ready) stays.
+"""
+
+import html
+import random
+
+from pyscript import document, window
+
+import engine
+
+DEFAULT_VARIANT = "spider-1"
+MAX_DEAL = 2**32 - 1
+
+
+def requested_deal() -> tuple[str, int]:
+    """The deal named by `?game=<variant>&deal=<number>`, else a random Spider deal."""
+    params = window.URLSearchParams.new(window.location.search)
+    variant = params.get("game")
+    if variant not in engine.VARIANTS:
+        variant = DEFAULT_VARIANT
+    deal = params.get("deal") or ""
+    seed = int(deal) if deal.isdigit() and 1 <= int(deal) <= MAX_DEAL else None
+    return variant, seed if seed is not None else random.randint(1, MAX_DEAL)
+
+
+def card_html(card: str) -> str:
+    if card.islower():  # face down: the DOM never reveals a hidden card
+        return '<span data-card="down"></span>'
+    text = html.escape(card)
+    return f'<span data-card="{text}">{text}</span>'
+
+
+def render(table, position: dict) -> None:
+    piles = "".join(
+        f'<div data-pile="{html.escape(pile)}">{"".join(card_html(c) for c in cards)}</div>'
+        for pile, cards in position["piles"].items()
+    )
+    table.innerHTML = piles
+    table.dataset.variant = position["variant"]
+    table.dataset.deal = str(position["seed"])
+
+
+def main() -> None:
+    variant, seed = requested_deal()
+    game = engine.new_game(variant, seed=seed)
+    render(document.getElementById("table"), game.position())
+    document.documentElement.dataset.app = "ready"
+
+
+main()
