@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from .castle import CastleRules
+from .doublets import DoubletsRules
+from .klondike import KlondikeRules
 from .spider import SpiderRules
 from .state import Rules
 
@@ -12,6 +15,9 @@ _FACTORIES = {
     "spider-relaxed-1": lambda: SpiderRules(1, relaxed=True),
     "spider-relaxed-2": lambda: SpiderRules(2, relaxed=True),
     "spider-relaxed-4": lambda: SpiderRules(4, relaxed=True),
+    "klondike": KlondikeRules,
+    "beleaguered-castle": CastleRules,
+    "doublets": DoubletsRules,
 }
 
 VARIANTS: tuple[str, ...] = tuple(_FACTORIES)

@@ -1,0 +1,164 @@
+"""Klondike (klondike.txt): draw one, unlimited recycles, cards may come back from foundations.
+
+Piles: columns ``t0..t6``, foundations ``f0..f3``, ``stock``, ``waste``. Foundation
+``f<i>`` holds suit ``i`` (spades, hearts, diamonds, clubs): a fixed suit per foundation
+keeps equal positions equal states, and the UI may redirect a drop on any foundation.
+
+The deal goes round the columns row by row from the top of the shuffled deck (the end
+of the list): row ``r`` gives a card to columns ``t<r>..t6``, so ``t<i>`` gets ``i + 1``
+cards and only its last is face up; the 24 cards left are the stock, top card last.
+A turn is ``stock-waste``; a recycle, legal when the stock is empty, is
+``waste-stock:<cards in the waste>`` and turns the waste back over so the cards come
+out again in the same order. State.passes stays 0: recycles are unlimited, so counting
+them would only make equal positions differ.
+"""
+
+from __future__ import annotations
+
+from .cards import DOWN, KING, RANK_MASK, is_red, standard_deck, suit_of
+from .moves import Move
+from .piles import (
+    check_faces,
+    check_suit_foundations,
+    check_unique,
+    move_cards,
+    recycle,
+    suit_foundation_takes,
+    turn_stock,
+)
+from .rng import shuffled
+from .state import Pile, Rules, State
+
+COLUMNS = 7
+F0 = COLUMNS  # index of f0; f<i> is F0 + i
+STOCK = F0 + 4
+WASTE = STOCK + 1
+TURN = Move("stock", "waste", 1)
+
+
+def fits_column(card: int, column: Pile) -> bool:
+    """True when face-up ``card`` may be placed on ``column``: one rank lower in the other
+    colour on a face-up top card, or a King on an empty column."""
+    if not column:
+        return card & RANK_MASK == KING
+    top = column[-1]
+    return (not top & DOWN and (top & RANK_MASK) == (card & RANK_MASK) + 1
+            and is_red(top) != is_red(card))
+
+
+def alternating_run(column: Pile) -> int:
+    """How many top cards of ``column`` form a face-up run down in alternating colours."""
+    n = len(column)
+    if not n or column[-1] & DOWN:
+        return 0
+    k = 1
+    while k < n:
+        below, above = column[-k - 1], column[-k]
+        if below & DOWN or not fits_column(above, (below,)):
+            break
+        k += 1
+    return k
+
+
+class KlondikeRules(Rules):
+    """Klondike, turning one card at a time, with unlimited recycles."""
+
+    variant = "klondike"
+    pile_ids = (tuple(f"t{i}" for i in range(COLUMNS)) + ("f0", "f1", "f2", "f3")
+                + ("stock", "waste"))
+
+    def deal(self, seed: int) -> State:
+        """Rows of the shuffled deck across t<row>..t6, top cards face up; 24 to the stock."""
+        deck = shuffled(standard_deck(), seed)
+        columns: list[list[int]] = [[] for _ in range(COLUMNS)]
+        for row in range(COLUMNS):
+            for col in range(row, COLUMNS):
+                columns[col].append(deck.pop() | DOWN)
+        for col in columns:
+            col[-1] &= ~DOWN
+        stock = tuple(c | DOWN for c in deck)
+        return State(tuple(tuple(c) for c in columns) + ((),) * 4 + (stock, ()))
+
+    def _foundation(self, piles: tuple[Pile, ...], card: int) -> str | None:
+        """The foundation id that takes ``card`` now, if any."""
+        suit = suit_of(card)
+        return self.pile_ids[F0 + suit] if suit_foundation_takes(piles[F0 + suit], card) else None
+
+    def moves(self, state: State) -> list[Move]:
+        """Plays from each column, the waste and the foundations, then the turn or recycle."""
+        piles, ids = state.piles, self.pile_ids
+        out: list[Move] = []
+
+        def place(src: int, card: int, count: int) -> None:
+            for d in range(COLUMNS):
+                if d != src and fits_column(card, piles[d]):
+                    out.append(Move(ids[src], ids[d], count))
+
+        for s in range(COLUMNS):
+            column = piles[s]
+            run = alternating_run(column)
+            if run and (f := self._foundation(piles, column[-1])):
+                out.append(Move(ids[s], f))
+            for k in range(1, run + 1):
+                place(s, column[-k], k)
+        waste = piles[WASTE]
+        if waste:
+            if f := self._foundation(piles, waste[-1]):
+                out.append(Move("waste", f))
+            place(WASTE, waste[-1], 1)
+        for i in range(F0, F0 + 4):
+            if piles[i]:
+                place(i, piles[i][-1], 1)
+        if piles[STOCK]:
+            out.append(TURN)
+        elif waste:
+            out.append(Move("waste", "stock", len(waste)))
+        return out
+
+    def apply(self, state: State, move: Move) -> State:
+        """Turn, recycle, or move cards (an exposed face-down card flips)."""
+        piles = list(state.piles)
+        if move.src == "stock":
+            turn_stock(piles, STOCK, WASTE)
+        elif move.dst == "stock":
+            recycle(piles, STOCK, WASTE)
+        else:
+            move_cards(piles, self.index[move.src], self.index[move.dst], move.count)
+        return State(tuple(piles))
+
+    def is_won(self, state: State) -> bool:
+        """Won when all 52 cards are on the foundations."""
+        return all(len(p) == KING for p in state.piles[F0:STOCK])
+
+    def is_lost(self, state: State, moves: list[Move]) -> bool:
+        """Blocked: nothing but turning and recycling is legal, and no card of the stock or
+        waste fits a column or a foundation, so going round the stock changes nothing."""
+        if any(m.src != "stock" and m.dst != "stock" for m in moves):
+            return False
+        piles = state.piles
+        for card in piles[STOCK] + piles[WASTE]:
+            card &= ~DOWN
+            if self._foundation(piles, card) or any(fits_column(card, piles[d])
+                                                    for d in range(COLUMNS)):
+                return False
+        return True
+
+    def info(self, state: State) -> dict[str, object]:
+        """How many cards are on the foundations."""
+        return {"foundation_cards": sum(len(p) for p in state.piles[F0:STOCK])}
+
+    def check(self, state: State) -> None:
+        """ValueError unless the position could arise in Klondike."""
+        check_unique(state)
+        piles = state.piles
+        if state.passes:
+            raise ValueError("Klondike does not count passes: passes must be 0")
+        check_suit_foundations(piles[F0:STOCK])
+        check_faces((piles[STOCK],), True, "stock")
+        check_faces((piles[WASTE],), False, "waste")
+        for i, column in enumerate(piles[:COLUMNS]):
+            up = len(column) - sum(1 for c in column if c & DOWN)
+            check_faces((column[: len(column) - up],), True, f"t{i}'s lower")
+            if column and (column[-1] & DOWN or alternating_run(column) != up):
+                raise ValueError(f"t{i}: its top card lies face up, and its face-up cards are "
+                                 "one run down in alternating colours")

@@ -1,0 +1,85 @@
+"""Pile operations and checks shared by the one-deck games (Klondike, Castle, Doublets).
+
+Every function works on a ``list`` of piles (tuples of card ints) by pile index, so
+each game's ``apply`` stays a few lines long and pure: it copies ``state.piles`` into
+a list, calls these, and returns a new State.
+
+>>> piles = [(), (1 | DOWN, 2 | DOWN)]
+>>> turn_stock(piles, 1, 0); piles
+[(2,), (65,)]
+>>> turn_stock(piles, 1, 0); recycle(piles, 1, 0); piles   # out again in the same order
+[(), (65, 66)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .cards import DOWN, RANK_MASK, card_text, make_card
+from .state import Pile, State
+
+
+def flip_top(pile: Pile) -> Pile:
+    """``pile`` with its top card turned face up."""
+    if pile and pile[-1] & DOWN:
+        return pile[:-1] + (pile[-1] & ~DOWN,)
+    return pile
+
+
+def move_cards(piles: list[Pile], src: int, dst: int, count: int) -> None:
+    """Move the top ``count`` cards of ``src`` onto ``dst``; an exposed face-down card flips."""
+    group = piles[src][-count:]
+    piles[src] = flip_top(piles[src][:-count])
+    piles[dst] = piles[dst] + group
+
+
+def turn_stock(piles: list[Pile], stock: int, waste: int) -> None:
+    """Turn the top card of the stock face up onto the waste."""
+    piles[waste] = piles[waste] + (piles[stock][-1] & ~DOWN,)
+    piles[stock] = piles[stock][:-1]
+
+
+def recycle(piles: list[Pile], stock: int, waste: int) -> None:
+    """Turn the waste over to be the stock: its cards come out again in the same order."""
+    piles[stock] = tuple(c | DOWN for c in reversed(piles[waste]))
+    piles[waste] = ()
+
+
+def suit_foundation_takes(foundation: Pile, card: int) -> bool:
+    """True when a one-suit foundation built up from the Ace takes ``card`` next.
+
+    The games keep foundation ``f<i>`` for suit ``i`` (spades, hearts, diamonds, clubs),
+    so the caller passes the foundation of the card's suit; a pile of ``n`` cards holds
+    Ace..n and takes rank ``n + 1``.
+    """
+    return (card & RANK_MASK) == len(foundation) + 1 and not card & DOWN
+
+
+def check_unique(state: State) -> None:
+    """ValueError when a card appears twice (one deck: every card is unique)."""
+    seen: set[int] = set()
+    for pile in state.piles:
+        for card in pile:
+            face = card & ~DOWN
+            if face in seen:
+                raise ValueError(f"card {card_text(face)} appears twice")
+            seen.add(face)
+
+
+def check_faces(piles: Iterable[Pile], down: bool, what: str) -> None:
+    """ValueError unless every card of ``piles`` lies face down (``down``) or face up."""
+    for pile in piles:
+        for card in pile:
+            if bool(card & DOWN) != down:
+                side = "face down" if down else "face up"
+                raise ValueError(f"{what} cards lie {side}, not {card_text(card)}")
+
+
+def check_suit_foundations(foundations: Iterable[Pile]) -> None:
+    """ValueError unless foundation ``f<i>`` holds suit ``i`` from the Ace up, in order."""
+    for suit, pile in enumerate(foundations):
+        for rank, card in enumerate(pile, start=1):
+            want = make_card(rank, suit)
+            if card != want:
+                raise ValueError(f"foundation f{suit} is built from the Ace of its suit: "
+                                 f"card {rank} must be {card_text(want)}, not {card_text(card)}")
