@@ -1,4 +1,5 @@
-"""Small helpers shared by the engine tests: readable positions, runs, random play.
+"""Small helpers shared by the engine tests: readable positions, runs, random play, and
+an independent reading of the Spider rules (the ``spider_*`` functions, see below).
 
 The hypothesis settings of the property tests live here too, as a named profile, so
 each property test says ``@PROPERTY`` and one environment variable scales them all:
@@ -8,14 +9,17 @@ each property test says ``@PROPERTY`` and one environment variable scales them a
 from __future__ import annotations
 
 import os
+import random
 from collections import Counter
 from typing import Any
 
 from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 
 import engine
 from engine.cards import DOWN, RANKS, card_text
 from engine.game import Game
+from engine.moves import Move
 
 _COMMON: dict[str, Any] = {
     "deadline": None,  # playouts vary in length; time is bounded by max_examples instead
@@ -71,6 +75,17 @@ def snapshot(game: Game) -> tuple[Any, ...]:
     )
 
 
+def _choices(seed: int, steps: int) -> list[int]:
+    rnd = random.Random(seed)
+    return [rnd.randrange(2**16) for _ in range(steps)]
+
+
+def playouts(max_steps: int = 300) -> st.SearchStrategy[list[int]]:
+    """Choice lists for :func:`play_random`: long enough to reach deals, clears and wins
+    (hypothesis's own lists stay short), shrinking towards fewer steps."""
+    return st.builds(_choices, st.integers(0, 2**32 - 1), st.integers(0, max_steps))
+
+
 def pick(game: Game, choice: int) -> engine.Move:
     """A legal move chosen by ``choice``: mostly the hint (so runs build and clear, games
     get won), otherwise the legal move at index ``choice // 3`` (modulo their number)."""
@@ -95,3 +110,100 @@ def play_random(game: Game, choices: list[int]) -> list[engine.Move]:
         game.play(move)
         played.append(move)
     return played
+
+
+# ---------------------------------------------------------------- Spider, read independently
+# Written straight from shared/rules/spider.txt (sections 4-7) and
+# spider-relaxed-and-play-controls.txt on the text form of a position, without engine
+# internals, so tests can check the engine's move list and results in positions of real play.
+
+SPIDER_COLUMNS = [f"t{i}" for i in range(10)]
+SPIDER_FOUNDATIONS = [f"f{i}" for i in range(8)]
+SPIDER_DEAL = Move("stock", "tableau", 10)
+
+
+def text_rank(text: str) -> int:
+    """1 (Ace) .. 13 (King) of a card text."""
+    return RANKS.index(text[0].upper()) + 1
+
+
+def text_suit(text: str) -> str:
+    """The suit letter S H D C of a card text."""
+    return text[1].upper()
+
+
+def text_face_up(text: str) -> bool:
+    """Upper case is face up."""
+    return text[1].isupper()
+
+
+def spider_movable(group: list[str], relaxed: bool) -> bool:
+    """Section 4: one face-up card, or a face-up descending run (same suit unless relaxed)."""
+    if not all(text_face_up(c) for c in group):
+        return False
+    for below, above in zip(group, group[1:], strict=False):
+        if text_rank(below) != text_rank(above) + 1:
+            return False
+        if not relaxed and text_suit(below) != text_suit(above):
+            return False
+    return True
+
+
+def spider_moves(piles: dict[str, list[str]], relaxed: bool) -> set[Move]:
+    """Every legal move: section 4 for the tableau, section 6 for the deal."""
+    out: set[Move] = set()
+    for src in SPIDER_COLUMNS:
+        col = piles[src]
+        for k in range(1, len(col) + 1):
+            group = col[-k:]
+            if not spider_movable(group, relaxed):
+                break
+            for dst in SPIDER_COLUMNS:
+                target = piles[dst]
+                if dst == src:
+                    continue
+                if not target or (text_face_up(target[-1])
+                                  and text_rank(target[-1]) == text_rank(group[0]) + 1):
+                    out.add(Move(src, dst, k))
+    if len(piles["stock"]) >= 10 and all(piles[c] for c in SPIDER_COLUMNS):
+        out.add(SPIDER_DEAL)
+    return out
+
+
+def _spider_flip(col: list[str]) -> None:
+    """Section 5: the newly exposed top card turns face up."""
+    if col and not text_face_up(col[-1]):
+        col[-1] = col[-1].upper()
+
+
+def _spider_clear(piles: dict[str, list[str]], column: str) -> None:
+    """Section 7: a face-up King..Ace run of one suit on top of a column leaves for a foundation."""
+    col = piles[column]
+    top = col[-13:]
+    if (len(top) == 13 and all(text_face_up(c) for c in top)
+            and [text_rank(c) for c in top] == list(range(13, 0, -1))
+            and len({text_suit(c) for c in top}) == 1):
+        free = next(f for f in SPIDER_FOUNDATIONS if not piles[f])
+        piles[free] = top
+        del col[-13:]
+        _spider_flip(col)
+
+
+def spider_apply(piles: dict[str, list[str]], move: Move) -> dict[str, list[str]]:
+    """The position after ``move`` with its automatic flips and clears."""
+    out = {pid: list(pile) for pid, pile in piles.items()}
+    if move == SPIDER_DEAL:
+        stock = out["stock"]
+        for i, column in enumerate(SPIDER_COLUMNS):
+            out[column].append(stock[-1 - i].upper())
+        del stock[-10:]
+        for column in SPIDER_COLUMNS:
+            _spider_clear(out, column)
+        return out
+    src, dst = out[move.src], out[move.dst]
+    group = src[-move.count:]
+    del src[-move.count:]
+    _spider_flip(src)
+    dst.extend(group)
+    _spider_clear(out, move.dst)
+    return out
