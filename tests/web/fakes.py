@@ -1,0 +1,26 @@
+"""Storage doubles for the CPython tests of web/ (the browser's localStorage stand-ins)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+class MemoryStore:
+    """read/write JSON values by key, like web.storage.Storage over a dict."""
+
+    def __init__(self, values: dict[str, Any] | None = None, refuse_writes: bool = False):
+        self.values: dict[str, Any] = dict(values or {})
+        self.refuse_writes = refuse_writes
+        self.writes = 0
+
+    def read(self, key: str) -> Any:
+        value = self.values.get(key)
+        return None if value is None else json.loads(json.dumps(value))
+
+    def write(self, key: str, value: Any) -> bool:
+        if self.refuse_writes:
+            return False
+        self.values[key] = json.loads(json.dumps(value))
+        self.writes += 1
+        return True

@@ -1,0 +1,111 @@
+"""Share links: ``…/?game=<variant>&deal=<number>`` made and read back.
+
+Pure Python (no browser imports): the page passes in its address and query string, and
+gets back a link, or a :class:`Link`, or a :class:`LinkError` whose message it shows as
+plain text. Nothing read from a URL is ever meant to be inserted as HTML; the messages
+quote a bad value shortened and in quotes so that a person can see what was wrong.
+
+>>> make_link("https://example.org/app/index.html?x=1#top", "spider-2", 42)
+'https://example.org/app/?game=spider-2&deal=42'
+>>> parse_link("?game=spider-2&deal=42", ("spider-2",))
+Link(variant='spider-2', deal=42)
+>>> parse_link("", ("spider-2",)) is None
+True
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+DEAL_MIN, DEAL_MAX = 1, 2**32 - 1
+QUOTE_LIMIT = 40  # characters of a bad value quoted back in a message
+
+
+class Link(NamedTuple):
+    """The deal a share link names."""
+
+    variant: str
+    deal: int
+
+
+class LinkError(ValueError):
+    """A share link that cannot be opened; ``str(error)`` is the message for the player."""
+
+
+def make_link(page_url: str, variant: str, deal: int) -> str:
+    """The share link of deal ``deal`` of ``variant`` for the app at ``page_url``.
+
+    The link keeps the app's folder (so it works wherever the app is hosted) and drops the
+    page's own query and fragment, and a trailing ``index.html``.
+    """
+    if isinstance(deal, bool) or not isinstance(deal, int) or not DEAL_MIN <= deal <= DEAL_MAX:
+        raise ValueError(f"deal number must be from {DEAL_MIN} to {DEAL_MAX}, not {deal!r}")
+    parts = urlsplit(page_url)
+    path = parts.path or "/"
+    if path.endswith("/index.html"):
+        path = path[: -len("index.html")]
+    query = urlencode({"game": variant, "deal": str(deal)})
+    return urlunsplit((parts.scheme, parts.netloc, path, query, ""))
+
+
+def quoted(value: str) -> str:
+    """``value`` in quotes for a message, shortened, control characters shown as '?'."""
+    clean = "".join(ch if ch.isprintable() else "?" for ch in value)
+    if len(clean) > QUOTE_LIMIT:
+        clean = clean[: QUOTE_LIMIT - 1] + "…"
+    return f"“{clean}”"
+
+
+def parse_deal(text: str) -> int:
+    """A deal number written as plain ASCII digits, 1..2**32-1; LinkError otherwise."""
+    if text == "":
+        raise LinkError("The link has no deal number.")
+    # ASCII digits only: no sign, spaces, decimal point, exponent or other scripts' digits.
+    if not (text.isascii() and text.isdigit()):
+        raise LinkError(f"The deal number {quoted(text)} in the link is not a whole number.")
+    digits = text.lstrip("0") or "0"
+    if len(digits) > len(str(DEAL_MAX)) or not DEAL_MIN <= int(digits) <= DEAL_MAX:
+        raise LinkError(f"The deal number {quoted(text)} in the link is out of range: "
+                        f"deals go from {DEAL_MIN} to {DEAL_MAX:,}.")
+    return int(digits)
+
+
+def parse_link(query: str, variants: tuple[str, ...] | list[str],
+               titles: dict[str, str] | None = None) -> Link | None:
+    """The deal a page query (``location.search``) names, None when it names none.
+
+    Raises :class:`LinkError` with a message for the player when the link is bad: a game
+    this app does not know, a missing deal number, a deal that is not a number or is out of
+    range, or a parameter given twice with different values.
+    """
+    pairs = parse_qsl(query.lstrip("?"), keep_blank_values=True)
+    values: dict[str, list[str]] = {}
+    for key, value in pairs:
+        if key in ("game", "deal"):
+            values.setdefault(key, []).append(value)
+    if not values:
+        return None
+    for key, found in values.items():
+        if len(set(found)) > 1:
+            raise LinkError(f"The link gives more than one {key}; it cannot tell which to open.")
+    game = values.get("game", [None])[0]
+    deal = values.get("deal", [None])[0]
+    if game is None or game == "":
+        raise LinkError("The link does not say which game to open.")
+    if game not in variants:
+        names = ", ".join((titles or {}).get(v, v) for v in variants)
+        raise LinkError(f"The link names a game this app does not know, {quoted(game)}. "
+                        f"The games are: {names}.")
+    if deal is None:
+        raise LinkError("The link has no deal number.")
+    return Link(game, parse_deal(deal))
+
+
+def share_text(variant_title: str, deal: int) -> str:
+    """The text that goes with a shared link."""
+    return f"Play deal {deal} of {variant_title} in Pocket Patience."
+
+
+__all__ = ["DEAL_MAX", "DEAL_MIN", "Link", "LinkError", "make_link", "parse_deal",
+           "parse_link", "quoted", "share_text"]

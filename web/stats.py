@@ -1,0 +1,356 @@
+"""Statistics per variant: games played, won and lost, streaks, best results, recent games.
+
+Pure Python (no browser imports). :class:`Stats` is the value; :class:`StatsBook` keeps it
+in a storage object (anything with ``read(key)`` / ``write(key, value) -> bool``, such as
+web.storage.Storage) so CPython tests inject a fake one. Rules (spider.txt section 10,
+applied to every game by DESIGN.md): no points; moves, elapsed time and win/loss per
+variant are recorded; the undo count is recorded but never a penalty; an abandoned game
+counts as a loss.
+
+The export file is JSON::
+
+    {"app": "pocket-patience", "kind": "statistics", "schema": 1,
+     "exported": "2025-01-31T12:00:00Z", "variants": {"spider-1": {...}, ...}}
+
+and :func:`parse_export` checks every field of it before anything is replaced: a bad file
+raises :class:`StatsFileError` with a message for the player and changes nothing.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+SCHEMA = 1
+APP = "pocket-patience"
+KIND = "statistics"
+KEY = "stats"          # storage key (the storage adds its own prefix)
+RECENT = 30            # recent results kept per variant (for the chart)
+CHART_GAMES = 20       # results the chart shows
+MAX_COUNT = 10**9      # sanity bound on counters in files
+MAX_MS = 10**11        # about three years of play: beyond this a time is not believable
+MAX_FILE_CHARS = 1_000_000
+
+
+class StatsFileError(ValueError):
+    """Statistics data that cannot be used; ``str(error)`` says why, for the player."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """One finished game: won or lost, its time and moves, undos used, the deal."""
+
+    won: bool
+    time_ms: int
+    moves: int
+    undos: int = 0
+    deal: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"won": self.won, "time_ms": self.time_ms, "moves": self.moves,
+                "undos": self.undos, "deal": self.deal}
+
+
+@dataclass(frozen=True)
+class VariantStats:
+    """The record of one variant."""
+
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    streak: int = 0               # current run of wins
+    best_streak: int = 0
+    best_time_ms: int | None = None     # fastest win
+    fewest_moves: int | None = None     # shortest win
+    win_time_total_ms: int = 0    # sum of the times of all wins (for the average)
+    undos: int = 0                # undos made in finished games: recorded, never a penalty
+    recent: tuple[Result, ...] = field(default_factory=tuple)
+
+    @property
+    def win_rate(self) -> float | None:
+        """Won / played, None before the first game."""
+        return self.won / self.played if self.played else None
+
+    @property
+    def average_win_ms(self) -> int | None:
+        """Mean time of the wins, None before the first win."""
+        return self.win_time_total_ms // self.won if self.won else None
+
+    def add(self, result: Result) -> VariantStats:
+        """These statistics with ``result`` added."""
+        recent = (*self.recent, result)[-RECENT:]
+        if result.won:
+            streak = self.streak + 1
+            return replace(
+                self, played=self.played + 1, won=self.won + 1, streak=streak,
+                best_streak=max(self.best_streak, streak),
+                best_time_ms=_least(self.best_time_ms, result.time_ms),
+                fewest_moves=_least(self.fewest_moves, result.moves),
+                win_time_total_ms=self.win_time_total_ms + result.time_ms,
+                undos=self.undos + result.undos, recent=recent)
+        return replace(self, played=self.played + 1, lost=self.lost + 1, streak=0,
+                       undos=self.undos + result.undos, recent=recent)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["recent"] = [r.to_json() for r in self.recent]
+        return data
+
+
+def _least(old: int | None, new: int) -> int:
+    return new if old is None else min(old, new)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Statistics of every variant played so far (variants never played are absent)."""
+
+    variants: dict[str, VariantStats] = field(default_factory=dict)
+
+    def of(self, variant: str) -> VariantStats:
+        """The statistics of ``variant`` (zeros if never played)."""
+        return self.variants.get(variant, VariantStats())
+
+    def add(self, variant: str, result: Result) -> Stats:
+        """These statistics with one more finished game of ``variant``."""
+        return Stats({**self.variants, variant: self.of(variant).add(result)})
+
+    def to_json(self) -> dict[str, Any]:
+        return {name: vs.to_json() for name, vs in sorted(self.variants.items())}
+
+
+# -- reading and checking -----------------------------------------------------------------
+
+def _count(data: dict[str, Any], key: str, where: str, optional: bool = False,
+           limit: int = MAX_COUNT) -> int | None:
+    value = data.get(key)
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit:
+        raise StatsFileError(f"{where}: “{key}” must be a whole number from 0 to {limit}.")
+    return value
+
+
+def read_result(data: Any, where: str) -> Result:
+    """A recent-game entry, checked."""
+    if not isinstance(data, dict):
+        raise StatsFileError(f"{where}: each recent game must be an object.")
+    if not isinstance(data.get("won"), bool):
+        raise StatsFileError(f"{where}: “won” must be true or false.")
+    return Result(
+        won=data["won"],
+        time_ms=_count(data, "time_ms", where, limit=MAX_MS),  # type: ignore[arg-type]
+        moves=_count(data, "moves", where),  # type: ignore[arg-type]
+        undos=_count(data, "undos", where),  # type: ignore[arg-type]
+        deal=_count(data, "deal", where, limit=2**32 - 1),  # type: ignore[arg-type]
+    )
+
+
+def read_variant(data: Any, where: str) -> VariantStats:
+    """One variant's statistics, checked field by field and for consistency."""
+    if not isinstance(data, dict):
+        raise StatsFileError(f"{where}: must be an object.")
+    played = _count(data, "played", where)
+    won = _count(data, "won", where)
+    lost = _count(data, "lost", where)
+    streak = _count(data, "streak", where)
+    best_streak = _count(data, "best_streak", where)
+    best_time = _count(data, "best_time_ms", where, optional=True, limit=MAX_MS)
+    fewest = _count(data, "fewest_moves", where, optional=True)
+    total = _count(data, "win_time_total_ms", where, limit=MAX_MS * 1000)
+    undos = _count(data, "undos", where)
+    recent_data = data.get("recent", [])
+    if not isinstance(recent_data, list) or len(recent_data) > RECENT:
+        raise StatsFileError(f"{where}: “recent” must be a list of at most {RECENT} games.")
+    recent = tuple(read_result(r, f"{where}, recent game {i + 1}")
+                   for i, r in enumerate(recent_data))
+    assert played is not None and won is not None and lost is not None
+    assert streak is not None and best_streak is not None and total is not None
+    if won + lost != played:
+        raise StatsFileError(f"{where}: won ({won}) and lost ({lost}) do not add up to "
+                             f"played ({played}).")
+    if not streak <= best_streak <= won:
+        raise StatsFileError(f"{where}: the streaks do not fit the number of wins.")
+    if (best_time is None) != (won == 0) or (fewest is None) != (won == 0):
+        raise StatsFileError(f"{where}: best time and fewest moves must be given exactly "
+                             f"when there are wins.")
+    if len(recent) > played:
+        raise StatsFileError(f"{where}: more recent games than games played.")
+    return VariantStats(played, won, lost, streak, best_streak, best_time, fewest, total,
+                        undos or 0, recent)
+
+
+def read_variants(data: Any, known: tuple[str, ...] | list[str],
+                  lenient: bool = False) -> tuple[Stats, list[str]]:
+    """Statistics from ``{variant: {...}}``; with ``lenient`` bad entries are skipped.
+
+    Returns the statistics and the problems met (always empty when not lenient: the first
+    problem raises StatsFileError).
+    """
+    if not isinstance(data, dict):
+        raise StatsFileError("The statistics must be an object with one entry per game.")
+    good: dict[str, VariantStats] = {}
+    problems: list[str] = []
+    for name, entry in data.items():
+        try:
+            if name not in known:
+                raise StatsFileError(f"“{str(name)[:40]}” is not a game this app knows")
+            good[name] = read_variant(entry, name)
+        except StatsFileError as exc:
+            if not lenient:
+                raise
+            problems.append(str(exc))
+    return Stats(good), problems
+
+
+def export_document(stats: Stats, exported_at: str) -> str:
+    """The JSON text of an export file."""
+    doc = {"app": APP, "kind": KIND, "schema": SCHEMA, "exported": exported_at,
+           "variants": stats.to_json()}
+    return json.dumps(doc, indent=1, sort_keys=False) + "\n"
+
+
+def parse_export(text: str, known: tuple[str, ...] | list[str]) -> Stats:
+    """The statistics in an export file's text; StatsFileError (nothing usable) otherwise."""
+    if not isinstance(text, str) or len(text) > MAX_FILE_CHARS:
+        raise StatsFileError("This file is too large to be a statistics file.")
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        raise StatsFileError("This file is not a statistics file (it is not JSON).") from None
+    if not isinstance(doc, dict) or doc.get("app") != APP or doc.get("kind") != KIND:
+        raise StatsFileError("This file is not a Pocket Patience statistics file.")
+    schema = doc.get("schema")
+    if isinstance(schema, bool) or not isinstance(schema, int):
+        raise StatsFileError("This statistics file has no valid format version.")
+    if schema > SCHEMA:
+        raise StatsFileError("This statistics file comes from a newer version of the app; "
+                             "update the app, then import it again.")
+    if schema < 1:
+        raise StatsFileError("This statistics file has an unknown format version.")
+    stats, _ = read_variants(doc.get("variants"), known)
+    return stats
+
+
+# -- keeping them -------------------------------------------------------------------------
+
+class StatsBook:
+    """The statistics kept in storage: record results, reset, export and import."""
+
+    def __init__(self, storage: Any, known: tuple[str, ...] | list[str]) -> None:
+        self.storage = storage
+        self.known = tuple(known)
+        self.problems: list[str] = []
+        self.stats = self.load()
+
+    def load(self) -> Stats:
+        """The stored statistics; unreadable entries are skipped and listed in problems."""
+        data = self.storage.read(KEY)
+        if data is None:
+            return Stats()
+        try:
+            stats, problems = read_variants(data, self.known, lenient=True)
+        except StatsFileError as exc:
+            stats, problems = Stats(), [str(exc)]
+        self.problems = problems
+        return stats
+
+    def save(self) -> bool:
+        """Write the statistics; False when storage refused."""
+        return bool(self.storage.write(KEY, self.stats.to_json()))
+
+    def record(self, variant: str, result: Result) -> bool:
+        """Add a finished game of ``variant``; False when it could not be saved."""
+        self.stats = self.stats.add(variant, result)
+        return self.save()
+
+    def reset(self, variant: str | None = None) -> bool:
+        """Forget the statistics of ``variant``, or of every variant."""
+        if variant is None:
+            self.stats = Stats()
+        else:
+            self.stats = Stats({k: v for k, v in self.stats.variants.items() if k != variant})
+        return self.save()
+
+    def export(self, exported_at: str) -> str:
+        """The export file's text."""
+        return export_document(self.stats, exported_at)
+
+    def import_text(self, text: str) -> Stats:
+        """Replace the statistics with a file's; StatsFileError leaves them unchanged."""
+        stats = parse_export(text, self.known)
+        self.stats = stats
+        self.save()
+        return stats
+
+
+# -- showing them -------------------------------------------------------------------------
+
+def clock_text(ms: int | None) -> str:
+    """``ms`` as m:ss or h:mm:ss; an em dash for None."""
+    if ms is None:
+        return "—"
+    seconds = ms // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def summary(vs: VariantStats) -> list[tuple[str, str]]:
+    """The figures of one variant as (label, text) rows, in display order."""
+    rate = vs.win_rate
+    return [
+        ("Played", str(vs.played)),
+        ("Won", str(vs.won)),
+        ("Lost", str(vs.lost)),
+        ("Win rate", "—" if rate is None else f"{rate:.0%}"),
+        ("Current streak", str(vs.streak)),
+        ("Best streak", str(vs.best_streak)),
+        ("Best time", clock_text(vs.best_time_ms)),
+        ("Fewest moves", "—" if vs.fewest_moves is None else str(vs.fewest_moves)),
+        ("Average time of wins", clock_text(vs.average_win_ms)),
+        ("Undos used", str(vs.undos)),
+    ]
+
+
+def chart_svg(recent: tuple[Result, ...] | list[Result], games: int = CHART_GAMES) -> str:
+    """An inline SVG of the last ``games`` results: a bar up per win, down per loss.
+
+    A win's bar is taller the faster it was, relative to the slowest win shown. Every text
+    in it is escaped, though it holds only numbers this module made.
+    """
+    shown = list(recent)[-games:]
+    width, height, gap = 200, 60, 2
+    mid = height * 2 // 3
+    won = sum(r.won for r in shown)
+    label = (f"Last {len(shown)} games: {won} won, {len(shown) - won} lost"
+             if shown else "No finished games yet")
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+             f'role="img" aria-label="{html.escape(label)}" data-chart="recent">',
+             f"<title>{html.escape(label)}</title>",
+             f'<line x1="0" y1="{mid}" x2="{width}" y2="{mid}" stroke="currentColor" '
+             f'stroke-opacity="0.4" stroke-width="1"/>']
+    slowest = max((r.time_ms for r in shown if r.won), default=0) or 1
+    bar = width / games
+    for i, r in enumerate(shown):
+        x = round(i * bar + gap / 2, 1)
+        w = round(bar - gap, 1)
+        if r.won:
+            h = round(12 + (mid - 14) * (1 - 0.6 * r.time_ms / slowest), 1)
+            y, colour, word = round(mid - h, 1), "#3fae6a", "won"
+            tip = f"Deal {r.deal}: {word} in {clock_text(r.time_ms)}, {r.moves} moves"
+        else:
+            h, y, colour, word = 12, mid, "#d0574a", "lost"
+            tip = f"Deal {r.deal}: {word} after {r.moves} moves"
+        parts.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="1.5" '
+                     f'fill="{colour}" data-result="{word}"><title>{html.escape(tip)}'
+                     f"</title></rect>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+__all__ = ["KEY", "SCHEMA", "Result", "Stats", "StatsBook", "StatsFileError", "VariantStats",
+           "chart_svg", "clock_text", "export_document", "parse_export", "read_variants",
+           "summary"]
