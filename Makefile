@@ -21,8 +21,13 @@ serve: vendor
 	@$(PYTHON) tools/check_pyscript_files.py --write
 	$(PYTHON) tools/serve.py --port $(PORT)
 
-## test: install everything if needed, then ruff and the whole pytest suite
-test: deps lint pytest
+## test: install everything if needed, then ruff and the whole pytest suite. Both run
+## even when the first fails, so one run shows every problem; any failure fails `make test`.
+test: deps
+	@status=0; \
+	$(MAKE) --no-print-directory lint || status=1; \
+	$(MAKE) --no-print-directory pytest || status=1; \
+	exit $$status
 
 deps: $(VENV)/.installed vendor chromium
 

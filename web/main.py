@@ -11,20 +11,18 @@ import random
 
 from pyscript import document, window
 
-import engine
-
 DEFAULT_VARIANT = "spider-1"
 MAX_DEAL = 2**32 - 1
 
 
-def requested_deal() -> tuple[str, int]:
+def requested_deal(variants: tuple[str, ...]) -> tuple[str, int]:
     """The deal named by `?game=<variant>&deal=<number>`, else a random Spider deal."""
     params = window.URLSearchParams.new(window.location.search)
     variant = params.get("game")
-    if variant not in engine.VARIANTS:
+    if variant not in variants:
         variant = DEFAULT_VARIANT
     deal = params.get("deal") or ""
-    seed = int(deal) if deal.isdigit() and 1 <= int(deal) <= MAX_DEAL else None
+    seed = int(deal) if deal.isascii() and deal.isdigit() and 1 <= int(deal) <= MAX_DEAL else None
     return variant, seed if seed is not None else random.randint(1, MAX_DEAL)
 
 
@@ -45,11 +43,25 @@ def render(table, position: dict) -> None:
     table.dataset.deal = str(position["seed"])
 
 
+def fail(error: BaseException) -> None:
+    """Say on the loading screen that the app could not start (tests wait for this too)."""
+    document.documentElement.dataset.app = "error"
+    document.getElementById("loading-stage").textContent = (
+        f"Pocket Patience could not start.\n{type(error).__name__}: {error}"
+    )
+
+
 def main() -> None:
-    variant, seed = requested_deal()
+    import engine  # here, so that an engine that fails to import shows on the loading screen
+
+    variant, seed = requested_deal(engine.VARIANTS)
     game = engine.new_game(variant, seed=seed)
     render(document.getElementById("table"), game.position())
     document.documentElement.dataset.app = "ready"
 
 
-main()
+try:
+    main()
+except Exception as error:
+    fail(error)
+    raise
