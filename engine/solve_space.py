@@ -1,0 +1,84 @@
+"""What the solver searches: a variant's successors, canonical keys and safe automatic moves.
+
+The search in :mod:`engine.solver` is the same for every game; a :class:`Space` says
+what is particular to one. The base class works for any :class:`~engine.state.Rules`
+(one real move per step, the state itself as the key); the ``solve_<game>`` modules
+subclass it with what makes the search short: keys that ignore the order of
+interchangeable columns, safe moves to the foundations taken as one step, and good move
+ordering.
+
+Every step a space produces is a *macro*: a tuple of real engine moves that the rules
+accept one after the other, so a solution is always a plain list of moves that
+:meth:`engine.Game.play` replays. The promise that makes "lost" answers sound: from any
+state, whenever the real rules can reach a win, so can the space's steps (pruning and
+automatic moves must never cut off the last winning line), and states with equal keys
+have the same future up to renaming piles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from .cards import DOWN
+from .moves import Move
+from .state import Rules, State
+
+Macro = tuple[Move, ...]
+Child = tuple[Macro, State]
+
+
+class Space:
+    """The default search space: every legal move is a step, the state is its own key."""
+
+    best_first = False  # True: search the best-scoring state first (``score``), else depth-first
+    can_prune = False  # True: a first pass with ``pruned`` set may skip moves on a guess
+    pruned = False  # set by the solver during that first pass (which cannot prove a loss)
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self._foundations = tuple(i for pid, i in rules.index.items() if pid.startswith("f"))
+
+    def settle(self, state: State) -> Child:
+        """Safe automatic moves from ``state`` (none by default) and the state they reach."""
+        return (), state
+
+    def key(self, state: State) -> Hashable:
+        """A value equal for states with the same future (here: the state itself)."""
+        return state
+
+    def is_won(self, state: State) -> bool:
+        """True when ``state`` is won."""
+        return self.rules.is_won(state)
+
+    def children(self, state: State) -> list[Child]:
+        """The steps from ``state`` and their settled results, most promising first."""
+        rules = self.rules
+        scored = []
+        for n, move in enumerate(rules.moves(state)):
+            after = rules.apply(state, move)
+            auto, after = self.settle(after)
+            scored.append((-self.gain(state, after), n, (move, *auto), after))
+        scored.sort(key=lambda item: item[:2])
+        return [(macro, after) for _, _, macro, after in scored]
+
+    def score(self, state: State) -> int:
+        """For best-first search: how far ``state`` looks from a win (lower is better)."""
+        return 0
+
+    def gain(self, before: State, after: State) -> int:
+        """How much better ``after`` looks than ``before``: foundation cards, then face-up cards."""
+        return 8 * (self._on_foundations(after) - self._on_foundations(before)) + (
+            _hidden(before) - _hidden(after)
+        )
+
+    def _on_foundations(self, state: State) -> int:
+        return sum(len(state.piles[i]) for i in self._foundations)
+
+
+def _hidden(state: State) -> int:
+    return sum(1 for pile in state.piles for card in pile if card & DOWN)
+
+
+def pile_bytes(pile: tuple[int, ...]) -> bytes:
+    """A pile as bytes (cards are below 128), for compact keys."""
+    return bytes(pile)

@@ -1,0 +1,245 @@
+"""A solver for every variant: proven wins, proven losses, or "unknown" when time runs out.
+
+The solver is *thoughtful*: it knows the cards hidden from the player (face-down
+cards, the order of the stock), so a win it finds is a win for someone who could see
+through the backs of the cards, and a loss it proves is a loss whatever those cards are
+-- no luck can save the game.
+
+>>> import engine
+>>> game = engine.new_game("beleaguered-castle", seed=5)
+>>> answer = engine.solve(game, budget_ms=1000)
+>>> answer.result in ("won", "lost", "unknown")
+True
+
+The search is a depth-first search over the states the variant's :class:`Space` steps
+to, most promising step first, with a table of every state key seen: a state is searched
+once, so when the search runs out of states without meeting a win, no win exists
+("lost"). Nothing is pruned on a guess: the space prunes only moves it proves useless.
+
+For the browser, :class:`Solver` works in slices so the page never freezes::
+
+    solver = engine.Solver(game)
+    while solver.step(ms=30) is None:   # resume between frames
+        ...
+    solver.result, solver.moves
+"""
+
+from __future__ import annotations
+
+import heapq
+import importlib
+import time
+from collections.abc import Hashable, Iterator
+from typing import NamedTuple
+
+from .moves import Move
+from .solve_space import Child, Macro, Space
+from .state import Rules, State
+
+# variant id prefix -> module holding that game's ``space(rules)``
+_SPACES = (
+    ("spider", "solve_spider"),
+    ("klondike", "solve_klondike"),
+    ("beleaguered-castle", "solve_castle"),
+    ("doublets", "solve_doublets"),
+)
+_CHECK_EVERY = 32  # loop turns between clock readings
+
+
+class Solution(NamedTuple):
+    """A solver's answer: ``"won"`` (with moves that win), ``"lost"`` or ``"unknown"``."""
+
+    result: str
+    moves: list[Move]
+    nodes: int
+    ms: float
+
+    def as_json(self) -> dict[str, object]:
+        """The answer as plain data, moves as the texts :func:`engine.parse_move` reads."""
+        return {"result": self.result, "moves": [str(m) for m in self.moves],
+                "nodes": self.nodes, "ms": round(self.ms, 1)}
+
+
+def space_for(rules: Rules) -> Space:
+    """The search space of ``rules``' variant (the generic one for games without hooks)."""
+    for prefix, module in _SPACES:
+        if rules.variant.startswith(prefix):
+            try:
+                found = importlib.import_module(f"{__package__}.{module}")
+            except ModuleNotFoundError:
+                break
+            return found.space(rules)
+    return Space(rules)
+
+
+class _Frame:
+    """One state on the search path and the steps from it not yet tried."""
+
+    __slots__ = ("state", "children", "next")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.children: list[Child] | None = None
+        self.next = 0
+
+
+class Solver:
+    """An incremental search from one position; call :meth:`step` until it answers.
+
+    ``result`` is None while undecided, then ``"won"`` (``moves`` win from the
+    position), ``"lost"`` (the whole search space was searched) or ``"unknown"``
+    (``max_nodes`` states were expanded without an answer).
+    """
+
+    def __init__(self, game: object, max_nodes: int | None = None) -> None:
+        self.rules: Rules = game.rules  # type: ignore[attr-defined]
+        self.start: State = game.state  # type: ignore[attr-defined]
+        self.space = space_for(self.rules)
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.elapsed_ms = 0.0
+        self.result: str | None = None
+        self.moves: list[Move] = []
+        auto, root = self.space.settle(self.start)
+        self._root_auto = auto
+        self._root = root
+        self.space.pruned = self.space.can_prune
+        self._reset()
+        if self.space.is_won(root):
+            self._finish("won")
+
+    def _reset(self) -> None:
+        """Start a pass of the search from the root."""
+        root = self._root
+        root_key = self.space.key(root)
+        # depth-first: the path of macros and a frame per state on it
+        self._path: list[Macro] = [self._root_auto]
+        self._stack = [_Frame(root)]
+        self._seen: set[Hashable] = {root_key}
+        # best-first: frontier heap of (score, -order, key, state); parent link of each key
+        self._heap: list[tuple[int, int, Hashable, State]] = [(0, 0, root_key, root)]
+        self._parent: dict[Hashable, tuple[Hashable, Macro] | None] = {root_key: None}
+        self._order = 0
+
+    def _exhausted(self) -> None:
+        """A pass ran out of states: a loss if nothing was pruned, else the full pass next."""
+        if self.space.pruned:
+            self.space.pruned = False
+            self._reset()
+        else:
+            self._finish("lost")
+
+    def step(self, ms: float = 30.0) -> str | None:
+        """Search for about ``ms`` milliseconds; the result once decided, else None."""
+        if self.result is None:
+            began = time.perf_counter()
+            deadline = began + ms / 1000.0
+            search = self._search_best if self.space.best_first else self._search
+            while self.result is None and search(deadline):
+                self._exhausted()
+            self.elapsed_ms += (time.perf_counter() - began) * 1000.0
+        return self.result
+
+    def slices(self, ms: float = 30.0) -> Iterator[str | None]:
+        """Yield after every slice of about ``ms`` milliseconds until the answer, then stop."""
+        while self.step(ms) is None:
+            yield None
+        yield self.result
+
+    def solution(self) -> Solution:
+        """The answer so far (``"unknown"`` while undecided)."""
+        return Solution(self.result or "unknown", list(self.moves), self.nodes, self.elapsed_ms)
+
+    def _finish(self, result: str) -> None:
+        self.result = result
+        if result == "won":
+            self.moves = [move for macro in self._path for move in macro]
+        self._stack = []
+        self._heap = []
+        self._seen = set()
+        self._parent = {}
+
+    def _finish_best(self, key: Hashable, last: Macro) -> None:
+        macros = [last]
+        link = self._parent[key]
+        while link is not None:
+            key, macro = link
+            macros.append(macro)
+            link = self._parent[key]
+        macros.append(self._root_auto)
+        self._path = macros[::-1]
+        self._finish("won")
+
+    def _search_best(self, deadline: float) -> bool:
+        """Best-first until ``deadline``; True when the pass ran out of states."""
+        space, heap, parent = self.space, self._heap, self._parent
+        limit = self.max_nodes
+        clock = time.perf_counter
+        push, pop = heapq.heappush, heapq.heappop
+        order = self._order
+        while heap:
+            if self.nodes % _CHECK_EVERY == 0 and clock() >= deadline:
+                self._order = order
+                return False
+            if limit is not None and self.nodes >= limit:
+                self._finish("unknown")
+                return False
+            _, _, key, state = pop(heap)
+            self.nodes += 1
+            for macro, child in space.children(state):
+                ckey = space.key(child)
+                if ckey in parent:
+                    continue
+                parent[ckey] = (key, macro)
+                if space.is_won(child):
+                    self._finish_best(ckey, ())
+                    return False
+                order += 1
+                push(heap, (space.score(child), -order, ckey, child))
+        return True
+
+    def _search(self, deadline: float) -> bool:
+        """Depth-first until ``deadline``; True when the pass ran out of states."""
+        space, stack, path, seen = self.space, self._stack, self._path, self._seen
+        limit = self.max_nodes
+        clock = time.perf_counter
+        turns = 0
+        while stack:
+            turns += 1
+            if turns % _CHECK_EVERY == 0 and clock() >= deadline:
+                return False
+            frame = stack[-1]
+            children = frame.children
+            if children is None:
+                if limit is not None and self.nodes >= limit:
+                    self._finish("unknown")
+                    return False
+                self.nodes += 1
+                children = frame.children = space.children(frame.state)
+            if frame.next >= len(children):
+                stack.pop()
+                path.pop()
+                continue
+            macro, child = children[frame.next]
+            frame.next += 1
+            key = space.key(child)
+            if key in seen:
+                continue
+            seen.add(key)
+            path.append(macro)
+            if space.is_won(child):
+                self._finish("won")
+                return False
+            stack.append(_Frame(child))
+        return True
+
+
+def solve(game: object, budget_ms: float = 1000.0, max_nodes: int | None = None) -> Solution:
+    """Search from ``game``'s position for at most ``budget_ms`` (and ``max_nodes`` states).
+
+    The answer's moves, when won, replay with ``game.play`` to a win. ``"lost"`` means no
+    sequence of legal moves wins from here; ``"unknown"`` that the budget ran out.
+    """
+    solver = Solver(game, max_nodes)
+    solver.step(budget_ms)
+    return solver.solution()
