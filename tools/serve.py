@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import email.utils
 import http
+import io
 import os
 import posixpath
 import shutil
@@ -27,6 +28,11 @@ import threading
 import urllib.parse
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+try:  # as tools.serve (tests, bench) or as a script (python tools/serve.py)
+    from tools import precache
+except ImportError:  # pragma: no cover
+    import precache  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -79,6 +85,9 @@ class Handler(SimpleHTTPRequestHandler):
         if not path.is_file():
             self.send_error(http.HTTPStatus.NOT_FOUND)
             return None
+        if parts == ["service-worker.js"] and precache.is_template(path):
+            return self._send_bytes(precache.render_service_worker(Path(self.directory)),
+                                    CONTENT_TYPES[".js"])
 
         try:
             f = path.open("rb")
@@ -106,6 +115,14 @@ class Handler(SimpleHTTPRequestHandler):
         except Exception:
             f.close()
             raise
+
+    def _send_bytes(self, body: bytes, content_type: str):
+        """A generated response (the service worker with its precache list filled in)."""
+        self.send_response(http.HTTPStatus.OK)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
     def _not_modified(self, etag: str, mtime: float) -> bool:
         if_none_match = self.headers.get("If-None-Match")

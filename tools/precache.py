@@ -1,0 +1,130 @@
+"""What the service worker precaches, and the service worker with that list baked in.
+
+    python tools/precache.py            # print the precache list, its weight and cache name
+    python tools/precache.py --sw       # print the rendered service worker
+
+service-worker.js in the repository is a template: its line ``const BUILD = ...; // @build``
+is replaced by the precache list (each file with the SHA-256 of its content) and a cache
+name made from a hash of all of them. So any change to any precached file, or to the
+service worker itself, gives different service-worker.js bytes, which is what makes a
+browser install the new version; nobody edits a version number by hand.
+
+The same rendering serves every way of running the app:
+- the dev server (tools/serve.py) renders /service-worker.js on each request, so `make
+  serve` and the end-to-end tests always have a service worker that matches the files;
+  file hashes are remembered by (size, mtime) so a request costs a few stat calls;
+- `make dist` (tools/build_dist.py) writes the rendered file into dist/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATE = "service-worker.js"
+CACHE_PREFIX = "pocket-patience-"
+BUILD_LINE = re.compile(r"^const BUILD = .*; // @build$", re.MULTILINE)
+
+# The page and its configuration, always.
+PAGE_FILES = ("index.html", "manifest.webmanifest", "pyscript.toml")
+# Everything under web/ with these endings (Python, scripts, styles, icons).
+WEB_SUFFIXES = (".py", ".js", ".mjs", ".css", ".png", ".svg", ".json", ".webmanifest")
+# PyScript's optional add-ons that this page never loads (editor, terminal, zip).
+PYSCRIPT_OPTIONAL = re.compile(r"^(codemirror|xterm|zip-|service-worker\.js)")
+
+
+def _listed_sources(root: Path) -> list[str]:
+    """The files pyscript.toml copies into Python's file system (engine/, web/)."""
+    config = tomllib.loads((root / "pyscript.toml").read_text())
+    return [src.removeprefix("./") for src in config.get("files", {})]
+
+
+def precache_paths(root: Path = ROOT) -> list[str]:
+    """Repository-relative paths of every file the app needs to start and play offline."""
+    paths: set[str] = {p for p in PAGE_FILES if (root / p).is_file()}
+    paths.update(_listed_sources(root))
+    for path in (root / "web").rglob("*"):
+        if path.is_file() and path.suffix in WEB_SUFFIXES and "__pycache__" not in path.parts:
+            paths.add(path.relative_to(root).as_posix())
+    for path in (root / "vendor" / "pyodide").glob("*"):
+        if path.is_file():
+            paths.add(path.relative_to(root).as_posix())
+    for path in (root / "vendor" / "pyscript").glob("*"):
+        if path.is_file() and path.suffix in (".js", ".mjs", ".css") and not (
+                PYSCRIPT_OPTIONAL.match(path.name)):
+            paths.add(path.relative_to(root).as_posix())
+    missing = sorted(p for p in paths if not (root / p).is_file())
+    if missing:
+        raise FileNotFoundError(f"precache: missing files {missing} (run `make vendor`?)")
+    return sorted(paths)
+
+
+_DIGESTS: dict[Path, tuple[int, int, str]] = {}
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 (hex) of a file's content, remembered while its size and mtime stay."""
+    st = path.stat()
+    known = _DIGESTS.get(path)
+    if known is not None and known[:2] == (st.st_size, st.st_mtime_ns):
+        return known[2]
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    _DIGESTS[path] = (st.st_size, st.st_mtime_ns, digest)
+    return digest
+
+
+def build_info(root: Path = ROOT) -> dict:
+    """``{"cache": name, "files": {url: sha256}, "bytes": total}`` for the files in ``root``."""
+    paths = precache_paths(root)
+    files = {f"./{p}": file_digest(root / p) for p in paths}
+    total = sum((root / p).stat().st_size for p in paths)
+    whole = hashlib.sha256()
+    whole.update(file_digest(root / TEMPLATE).encode())
+    for url, digest in files.items():
+        whole.update(f"{url}\0{digest}\n".encode())
+    return {"cache": CACHE_PREFIX + whole.hexdigest()[:16], "files": files, "bytes": total}
+
+
+def is_template_text(text: str) -> bool:
+    """True for service worker source whose BUILD line is still the unfilled template's."""
+    return 'const BUILD = {"cache": null' in text
+
+
+def is_template(path: Path) -> bool:
+    """True for a service worker file that still needs its BUILD line filled in."""
+    return is_template_text(path.read_text())
+
+
+def render_service_worker(root: Path = ROOT) -> bytes:
+    """service-worker.js with the precache list and cache name of ``root`` baked in."""
+    template = (root / TEMPLATE).read_text()
+    if not BUILD_LINE.search(template):
+        raise ValueError(f"{TEMPLATE}: no `const BUILD = ...; // @build` line to fill in")
+    info = build_info(root)
+    build = {"cache": info["cache"], "files": info["files"]}
+    line = f"const BUILD = {json.dumps(build, separators=(',', ':'))}; // @build"
+    return BUILD_LINE.sub(lambda _: line, template, count=1).encode()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sw", action="store_true", help="print the rendered service worker")
+    args = parser.parse_args(argv)
+    if args.sw:
+        sys.stdout.write(render_service_worker().decode())
+        return 0
+    info = build_info()
+    for url in info["files"]:
+        print(f"{(ROOT / url).stat().st_size:>10}  {url}")
+    print(f"{info['bytes']:>10}  bytes in {len(info['files'])} files, cache {info['cache']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+// Offline support on the page side: registers the service worker and, when a new version
+// has installed in the background, shows a small "Update ready — Reload" notice. It never
+// reloads by itself: only the player's click does, and the game in progress is autosaved
+// after every action, so it is there again after the reload.
+//
+// Plain JavaScript that runs before Python, so even a version whose Python fails to start
+// can still receive the update that fixes it.
+
+const sw = navigator.serviceWorker;
+
+function showUpdate(worker) {
+  if (document.querySelector('[data-notice="update"]')) return;
+  const box = document.createElement("div");
+  box.className = "pwa-notice";
+  box.dataset.notice = "update";
+  box.setAttribute("role", "status");
+  const text = document.createElement("span");
+  text.textContent = "Update ready";
+  const button = document.createElement("button");
+  button.type = "button";
+  button.dataset.action = "update-reload";
+  button.textContent = "Reload";
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    // The page reloads when the new worker takes control (controllerchange below).
+    wanted = true;
+    worker.postMessage({ type: "skip-waiting" });
+  });
+  box.append(text, " — ", button);
+  document.body.append(box);
+}
+
+let wanted = false;
+
+function watch(registration) {
+  if (registration.waiting && sw.controller) showUpdate(registration.waiting);
+  registration.addEventListener("updatefound", () => {
+    const worker = registration.installing;
+    if (!worker) return;
+    worker.addEventListener("statechange", () => {
+      // With no controller this is the first install: nothing to update.
+      if (worker.state === "installed" && sw.controller) showUpdate(worker);
+    });
+  });
+  // An installed app can stay open for days: look for a new version when it comes back.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") registration.update().catch(() => {});
+  });
+}
+
+function register() {
+  sw.register("./service-worker.js").then(watch, (error) => {
+    console.warn("Pocket Patience: offline mode unavailable:", error);
+  });
+}
+
+if (sw) {
+  let refreshing = false;
+  sw.addEventListener("controllerchange", () => {
+    if (wanted && !refreshing) {
+      refreshing = true;
+      location.reload();
+    }
+  });
+  // Register once the table is up (or failed), so that on a first visit the precache
+  // downloads do not compete with the page's own; later visits are served by the worker.
+  const root = document.documentElement;
+  if (root.dataset.app && root.dataset.app !== "loading") {
+    register();
+  } else {
+    let done = false;
+    const once = () => {
+      if (done) return;
+      done = true;
+      observer.disconnect();
+      register();
+    };
+    const observer = new MutationObserver(() => {
+      if (root.dataset.app !== "loading") once();
+    });
+    observer.observe(root, { attributes: true, attributeFilter: ["data-app"] });
+    setTimeout(once, 15000);
+  }
+}
