@@ -1,46 +1,14 @@
-"""Entry script of the page: deal a game with the engine and show it.
+"""Entry script of the page: start the controller and hand the table to web/table.js.
 
-For now the table is a placeholder that only honours the DOM contract of DESIGN.md: one
-element per pile with `data-pile`, holding its cards bottom to top, each with `data-card`
-(the card text when face up, "down" when face down). The real card table replaces
-`render`; the rest (which deal to open, marking the page ready) stays.
+PyScript runs this on the main thread once Pyodide and the files of pyscript.toml are
+loaded. One Python function, ``dispatch(kind, data_json) -> payload_json``, is handed to
+JavaScript as a single proxy; every player action is one call to it (see web/table.js).
+web/table.js sets ``<html data-app="ready">`` once the first table is drawn.
 """
 
-import html
-import random
+import json
 
 from pyscript import document, window
-
-DEFAULT_VARIANT = "spider-1"
-MAX_DEAL = 2**32 - 1
-
-
-def requested_deal(variants: tuple[str, ...]) -> tuple[str, int]:
-    """The deal named by `?game=<variant>&deal=<number>`, else a random Spider deal."""
-    params = window.URLSearchParams.new(window.location.search)
-    variant = params.get("game")
-    if variant not in variants:
-        variant = DEFAULT_VARIANT
-    deal = params.get("deal") or ""
-    seed = int(deal) if deal.isascii() and deal.isdigit() and 1 <= int(deal) <= MAX_DEAL else None
-    return variant, seed if seed is not None else random.randint(1, MAX_DEAL)
-
-
-def card_html(card: str) -> str:
-    if card.islower():  # face down: the DOM never reveals a hidden card
-        return '<span data-card="down"></span>'
-    text = html.escape(card)
-    return f'<span data-card="{text}">{text}</span>'
-
-
-def render(table, position: dict) -> None:
-    piles = "".join(
-        f'<div data-pile="{html.escape(pile)}">{"".join(card_html(c) for c in cards)}</div>'
-        for pile, cards in position["piles"].items()
-    )
-    table.innerHTML = piles
-    table.dataset.variant = position["variant"]
-    table.dataset.deal = str(position["seed"])
 
 
 def fail(error: BaseException) -> None:
@@ -52,12 +20,32 @@ def fail(error: BaseException) -> None:
 
 
 def main() -> None:
-    import engine  # here, so that an engine that fails to import shows on the loading screen
+    # Imported here, so that an engine that fails to import shows on the loading screen.
+    from pyodide.ffi import create_proxy
 
-    variant, seed = requested_deal(engine.VARIANTS)
-    game = engine.new_game(variant, seed=seed)
-    render(document.getElementById("table"), game.position())
-    document.documentElement.dataset.app = "ready"
+    from web.controller import Table
+    from web.storage import Storage
+
+    try:
+        backend = window.localStorage
+    except Exception:  # storage forbidden (some private modes): play without it
+        backend = None
+    table = Table(Storage(backend))
+
+    def dispatch(kind: str, data_json: str) -> str:
+        try:
+            payload = table.handle(kind, json.loads(data_json) if data_json else {})
+        except Exception as error:  # never leave the page without an answer
+            window.console.error(f"table: {kind} failed: {type(error).__name__}: {error}")
+            payload = table.render("error", announce="Something went wrong.")
+        return json.dumps(payload, separators=(",", ":"))
+
+    window.ppDispatch = create_proxy(dispatch)  # kept alive for the page's lifetime
+    first = table.start(str(window.location.search))
+    if window.location.search:
+        # The link has done its work: a reload resumes the autosave, not the link's deal.
+        window.history.replaceState(None, "", window.location.pathname)
+    window.ppTable.start(window.ppDispatch, json.dumps(first, separators=(",", ":")))
 
 
 try:

@@ -1,0 +1,221 @@
+"""Shared pieces of the card-table end-to-end tests (tests/e2e/test_table_*.py).
+
+- ``TablePage`` drives the page: open a deal, drag, click, tap, read the DOM piles.
+- ``expected_piles(game)`` is the DOM contract's view of a CPython ``engine.Game``, so a
+  test replays on the CPython engine what it did in the page and compares.
+- Fixtures (import them into a test module): ``desk`` / ``table`` share one desktop page
+  per test module (booting Pyodide once); ``phone`` is a 360x640 touch page. Every test
+  fails if the page logged a console error, threw, or asked for anything off the server.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+from dataclasses import dataclass, field
+
+import pytest
+
+import engine
+
+READY_MS = 90_000
+READY_JS = "() => ['ready', 'error'].includes(document.documentElement.dataset.app)"
+PILES_JS = """() => Object.fromEntries(
+    [...document.querySelectorAll('[data-pile]')].map((pile) => [
+        pile.dataset.pile,
+        [...pile.querySelectorAll('[data-card]')].map((card) => card.dataset.card),
+    ]))"""
+
+CLOSE_DIALOGS_JS = "() => document.querySelectorAll('dialog[open]').forEach((d) => d.close())"
+
+
+def expected_piles(game: engine.Game) -> dict[str, list[str]]:
+    """The DOM contract's view of ``game``: face-down cards are only "down"."""
+    return {pile: ["down" if card.islower() else card for card in cards]
+            for pile, cards in game.position()["piles"].items()}
+
+
+def first_move(game: engine.Game, pred=lambda m: True) -> engine.Move | None:
+    """The first legal non-stock move of ``game`` that ``pred`` accepts."""
+    for move in game.legal_moves():
+        if move.src != "stock" and move.dst not in ("stock", "tableau") and pred(move):
+            return move
+    return None
+
+
+@dataclass
+class Log:
+    problems: list[str] = field(default_factory=list)
+
+
+class TablePage:
+    """The app in one Playwright page, with the helpers the table tests need."""
+
+    def __init__(self, page, log: Log) -> None:
+        self.page = page
+        self.log = log
+
+    # -- opening ---------------------------------------------------------------------
+
+    def goto(self, query: str = "") -> None:
+        self.page.goto("/" + query)
+        self.wait_ready()
+
+    def wait_ready(self) -> None:
+        self.page.wait_for_function(READY_JS, timeout=READY_MS)
+        state = self.page.evaluate("document.documentElement.dataset.app")
+        assert state == "ready", self.page.inner_text("#loading")
+
+    def open(self, variant: str, seed: int) -> engine.Game:
+        """Open deal ``seed`` of ``variant`` by its link; the CPython twin of the game."""
+        self.goto(f"?game={variant}&deal={seed}")
+        return engine.new_game(variant, seed)
+
+    def new(self, variant: str, seed: int) -> engine.Game:
+        """Start deal ``seed`` of ``variant`` in the open page (no reload)."""
+        self.act("new", variant=variant, seed=seed)
+        return engine.new_game(variant, seed)
+
+    def load(self, game: engine.Game) -> None:
+        """Put ``game`` in the autosave slot and reload: the page resumes it."""
+        saved = json.dumps({"record": game.record(), "elapsed_ms": 0})
+        self.page.evaluate("(s) => localStorage.setItem('pp:v1:game', s)", saved)
+        self.goto()
+
+    def act(self, kind: str, **data) -> None:
+        """Send an intent through the table's own API (for setting up, not under test)."""
+        self.page.evaluate("([k, d]) => window.ppTable.act(k, d)", [kind, data])
+
+    def close_dialogs(self) -> None:
+        self.page.evaluate(CLOSE_DIALOGS_JS)
+
+    # -- reading ---------------------------------------------------------------------
+
+    def piles(self) -> dict[str, list[str]]:
+        return self.page.evaluate(PILES_JS)
+
+    def check(self, game: engine.Game) -> None:
+        """The DOM shows exactly the position of the CPython ``game``."""
+        assert self.piles() == expected_piles(game)
+
+    def text(self, selector: str) -> str:
+        return self.page.inner_text(selector)
+
+    def announced(self) -> str:
+        return self.page.inner_text("#announce")
+
+    # -- geometry --------------------------------------------------------------------
+
+    def card(self, pile: str, index: int):
+        return self.page.locator(f'[data-pile="{pile}"] > [data-card]').nth(index)
+
+    def box(self, pile: str, index: int | None = None) -> dict:
+        if index is None:
+            return self.page.locator(f'[data-pile="{pile}"]').bounding_box()
+        return self.card(pile, index).bounding_box()
+
+    def grab_point(self, pile: str, index: int) -> tuple[float, float]:
+        """A point on the visible part of a card (its top strip when covered)."""
+        b = self.box(pile, index)
+        count = self.page.locator(f'[data-pile="{pile}"] > [data-card]').count()
+        if index < count - 1:
+            nxt = self.box(pile, index + 1)
+            if abs(nxt["x"] - b["x"]) > 2:  # fanned sideways: the uncovered edge
+                edge = b["x"] + b["width"] - 6 if nxt["x"] < b["x"] else b["x"] + 6
+                return edge, b["y"] + b["height"] / 2
+            return b["x"] + b["width"] / 2, b["y"] + max(3, min(10, (nxt["y"] - b["y"]) / 2))
+        return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+
+    def drop_point(self, pile: str) -> tuple[float, float]:
+        """The middle of a pile's top card, or of its empty slot."""
+        count = self.page.locator(f'[data-pile="{pile}"] > [data-card]').count()
+        b = self.box(pile, count - 1) if count else self.box(pile)
+        return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+
+    # -- acting ----------------------------------------------------------------------
+
+    def drag(self, src: str, index: int, dst: str, steps: int = 8) -> None:
+        """A mouse drag of the card at ``index`` of ``src`` (and what lies on it) to ``dst``."""
+        x0, y0 = self.grab_point(src, index)
+        x1, y1 = self.drop_point(dst)
+        mouse = self.page.mouse
+        mouse.move(x0, y0)
+        mouse.down()
+        mouse.move(x1, y1, steps=steps)
+        mouse.up()
+
+    def click_card(self, pile: str, index: int, clicks: int = 1) -> None:
+        x, y = self.grab_point(pile, index)
+        if clicks == 2:
+            self.page.mouse.dblclick(x, y)
+        else:
+            self.page.mouse.click(x, y)
+
+    def click_pile(self, pile: str) -> None:
+        x, y = self.drop_point(pile)
+        self.page.mouse.click(x, y)
+
+    def count(self, pile: str) -> int:
+        return self.page.locator(f'[data-pile="{pile}"] > [data-card]').count()
+
+
+def watch(context, page, base_url: str, log: Log) -> None:
+    """Abort and record requests off the server; record console errors and exceptions."""
+    origin = urllib.parse.urlsplit(base_url)
+
+    def local(url: str) -> bool:
+        parts = urllib.parse.urlsplit(url)
+        return parts.scheme in ("data", "blob", "about") or parts.netloc == origin.netloc
+
+    def on_request(request):
+        if not local(request.url):
+            log.problems.append(f"request left the server: {request.url}")
+
+    context.on("request", on_request)
+    context.route(lambda url: not local(url), lambda route: route.abort())
+    page.on("console", lambda m: m.type == "error" and log.problems.append(f"console: {m.text}"))
+    page.on("pageerror", lambda e: log.problems.append(f"exception: {e}"))
+
+
+def make_session(browser, base_url: str, **options):
+    log = Log()
+    options.setdefault("viewport", {"width": 1280, "height": 800})
+    context = browser.new_context(base_url=base_url, reduced_motion="reduce", **options)
+    page = context.new_page()
+    watch(context, page, base_url, log)
+    return context, TablePage(page, log)
+
+
+@pytest.fixture(scope="module", name="desk")
+def _desk(browser, base_url):
+    """One desktop page per test module (Pyodide boots once per module)."""
+    context, table = make_session(browser, base_url)
+    yield table
+    context.close()
+
+
+@pytest.fixture(name="table")
+def _table(desk):
+    """The module's desktop page; the test fails on any console error or stray request."""
+    desk.close_dialogs()
+    yield desk
+    problems, desk.log.problems[:] = list(desk.log.problems), []
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(scope="module", name="phone_session")
+def _phone_session(browser, base_url):
+    context, table = make_session(
+        browser, base_url, viewport={"width": 360, "height": 640}, has_touch=True,
+        is_mobile=True, device_scale_factor=2)
+    yield table
+    context.close()
+
+
+@pytest.fixture(name="phone")
+def _phone(phone_session):
+    """A 360x640 touch phone page (one per module)."""
+    phone_session.close_dialogs()
+    yield phone_session
+    problems, phone_session.log.problems[:] = list(phone_session.log.problems), []
+    assert not problems, "\n".join(problems)

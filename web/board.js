@@ -1,0 +1,319 @@
+// The card table's DOM: pile elements holding card elements bottom to top, positioned
+// with CSS transforms, updated by a minimal diff keyed by card identity.
+//
+// update(piles) keeps the longest unchanged prefix of every pile, turns a card over in
+// place when it is the one that flipped, takes cards that moved from the piles they left
+// (same text first, then a face-down card turning up or back), and animates each moved
+// card from where it was (FLIP, Web Animations, skipped under prefers-reduced-motion).
+
+import { makeCard, setFace } from "./cards.js";
+import { fanOffsets, layout } from "./layout.js";
+
+const MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
+const MOVE_MS = 170;
+
+export class Board {
+  constructor(root) {
+    this.root = root;
+    this.piles = new Map(); // id -> {id, el, geom, cards: [{el, text, x, y}]}
+    this.family = "";
+    this.geom = null;
+    this.anims = new Set();
+    this.dragged = new Map(); // card el -> [dx, dy] while dragged
+    this.labelEls = {};
+    this.size = [0, 0];
+    this.names = {};
+  }
+
+  // -- building --------------------------------------------------------------------
+
+  setup(family, pileIds, pileNames) {
+    this.finishAnimations();
+    this.family = family;
+    this.names = pileNames || {};
+    this.root.dataset.family = family;
+    for (const p of this.piles.values()) p.el.remove();
+    for (const el of Object.values(this.labelEls)) el.remove();
+    this.piles.clear();
+    this.labelEls = {};
+    this.measure();
+    const geom = layout(family, pileIds, this.size[0], this.size[1]);
+    this.geom = geom;
+    for (const id of geom.order) {
+      const el = document.createElement("div");
+      el.dataset.pile = id;
+      el.setAttribute("role", "group");
+      el.setAttribute("aria-label", this.names[id] || id);
+      el.tabIndex = geom.inert.includes(id) ? -1 : 0;
+      if (id === "stock") el.setAttribute("aria-roledescription", "stock");
+      this.root.append(el);
+      this.piles.set(id, { id, el, geom: geom.piles[id], cards: [] });
+    }
+    for (const name of Object.keys(geom.labels)) {
+      const el = document.createElement("div");
+      el.className = `label label-${name}`;
+      el.setAttribute("aria-hidden", "true");
+      this.root.append(el);
+      this.labelEls[name] = el;
+    }
+    this.applyGeometry();
+  }
+
+  measure() {
+    const r = this.root.getBoundingClientRect();
+    this.size = [Math.round(r.width), Math.round(r.height)];
+  }
+
+  relayout() {
+    if (!this.geom) return;
+    const before = this.size.join("x");
+    this.measure();
+    if (this.size.join("x") === before) return;
+    this.finishAnimations();
+    this.geom = layout(this.family, [...this.piles.keys()], this.size[0], this.size[1]);
+    for (const p of this.piles.values()) p.geom = this.geom.piles[p.id];
+    this.applyGeometry();
+    for (const p of this.piles.values()) this.placePile(p, false);
+  }
+
+  applyGeometry() {
+    const { cw, ch } = this.geom;
+    this.root.style.setProperty("--cw", `${cw}px`);
+    this.root.style.setProperty("--ch", `${ch}px`);
+    for (const p of this.piles.values()) {
+      p.el.style.left = `${p.geom.x}px`;
+      p.el.style.top = `${p.geom.y}px`;
+      p.el.dataset.fan = p.geom.fan;
+    }
+    for (const [name, el] of Object.entries(this.labelEls)) {
+      const g = this.geom.labels[name];
+      el.style.left = `${g.x - g.w / 2}px`;
+      el.style.top = `${g.y}px`;
+      el.style.width = `${g.w}px`;
+    }
+  }
+
+  // -- updating --------------------------------------------------------------------
+
+  finishAnimations() {
+    for (const a of this.anims) a.finish();
+    this.anims.clear();
+  }
+
+  // Make the DOM show `piles` ({id: [text|"down", ...]}); `hint` = [src, dst] of the move.
+  update(piles, hint) {
+    this.finishAnimations();
+    const leaving = [];
+    const needs = [];
+    const changed = new Set();
+    for (const p of this.piles.values()) {
+      const next = piles[p.id] || [];
+      const old = p.cards;
+      let k = 0;
+      while (k < old.length && k < next.length && old[k].text === next[k]) k++;
+      let flipped = null;
+      if (k < old.length && k < next.length) {
+        const down = old[k].text === "down";
+        const turnsUp = down && next[k] !== "down" && next.length === k + 1;
+        const turnsDown = !down && next[k] === "down" && old.length === k + 1;
+        if (turnsUp || turnsDown) flipped = k;
+      }
+      const keep = flipped === null ? k : k + 1;
+      if (keep === old.length && keep === next.length && flipped === null) continue;
+      changed.add(p);
+      for (let i = keep; i < old.length; i++) leaving.push({ rec: old[i], from: p, used: false });
+      if (flipped !== null) {
+        const rec = old[flipped];
+        rec.text = next[flipped];
+        setFace(rec.el, rec.text);
+        this.animateFlip(rec.el);
+      }
+      p.cards = old.slice(0, keep);
+      for (let i = keep; i < next.length; i++) needs.push({ pile: p, index: i, text: next[i] });
+    }
+    if (!changed.size) return false;
+    const [src, dst] = hint || [];
+    needs.sort((a, b) => (b.pile.id === dst) - (a.pile.id === dst));
+    const take = (need, test) => {
+      let best = null;
+      for (const cand of leaving) {
+        if (cand.used || !test(cand)) continue;
+        if (cand.from.id === src) { best = cand; break; }
+        if (!best) best = cand;
+      }
+      if (best) best.used = true;
+      return best;
+    };
+    const placed = [];
+    for (const need of needs) need.match = take(need, (c) => c.rec.text === need.text);
+    for (const need of needs) {
+      if (!need.match) need.match = take(need, (c) => (c.rec.text === "down") !== (need.text === "down"));
+    }
+    // Leaving cards first leave their piles, then each need takes its place in order.
+    for (const cand of leaving) cand.rec.el.remove();
+    needs.sort((a, b) => (a.pile.id < b.pile.id ? -1 : a.pile.id > b.pile.id) || a.index - b.index);
+    for (const need of needs) {
+      let rec;
+      let from = null;
+      if (need.match) {
+        rec = need.match.rec;
+        const origin = need.match.from.geom;
+        const drag = this.dragged.get(rec.el) || [0, 0];
+        from = [origin.x + rec.x + drag[0], origin.y + rec.y + drag[1]];
+        if (rec.text !== need.text) {
+          rec.text = need.text;
+          setFace(rec.el, rec.text);
+        }
+      } else {
+        rec = { el: makeCard(need.text), text: need.text, x: 0, y: 0 };
+      }
+      need.pile.cards[need.index] = rec;
+      need.pile.el.append(rec.el);
+      placed.push([rec, need.pile, from]);
+    }
+    for (const p of changed) this.placePile(p, false);
+    this.dragged.clear();
+    for (const [rec, p, from] of placed) {
+      rec.el.classList.remove("dragging");
+      if (from) this.animateMove(rec, p, from);
+    }
+    this.refreshPileState(changed);
+    return true;
+  }
+
+  placePile(p, animate) {
+    const texts = p.cards.map((c) => c.text);
+    const offsets = fanOffsets(p.geom, texts, this.geom.cw, this.geom.ch);
+    const reverse = this.family === "spider" && p.id[0] === "f";
+    p.cards.forEach((rec, i) => {
+      const [x, y] = offsets[i];
+      if (rec.x !== x || rec.y !== y || !rec.el.style.transform) {
+        rec.x = x;
+        rec.y = y;
+        rec.el.style.transform = `translate(${x}px,${y}px)`;
+      }
+      if (reverse) rec.el.style.zIndex = String(20 - i);
+    });
+    void animate;
+  }
+
+  refreshPileState(piles) {
+    for (const p of piles) {
+      p.el.toggleAttribute("data-empty", p.cards.length === 0);
+    }
+  }
+
+  animateMove(rec, p, from) {
+    if (MOTION.matches) return;
+    const dx = from[0] - p.geom.x;
+    const dy = from[1] - p.geom.y;
+    if (Math.abs(dx - rec.x) < 1 && Math.abs(dy - rec.y) < 1) return;
+    const anim = rec.el.animate(
+      [
+        { transform: `translate(${dx}px,${dy}px)`, zIndex: 500 },
+        { transform: `translate(${rec.x}px,${rec.y}px)`, zIndex: 500 },
+      ],
+      { duration: MOVE_MS, easing: "cubic-bezier(.2,.7,.3,1)" },
+    );
+    this.track(anim);
+  }
+
+  animateFlip(el) {
+    if (MOTION.matches) return;
+    this.track(el.animate([{ opacity: 0.35 }, { opacity: 1 }], { duration: 140 }));
+  }
+
+  track(anim) {
+    this.anims.add(anim);
+    anim.onfinish = () => this.anims.delete(anim);
+    anim.oncancel = () => this.anims.delete(anim);
+  }
+
+  // -- queries used by input -----------------------------------------------------------
+
+  locate(cardEl) {
+    const pileEl = cardEl.closest("[data-pile]");
+    if (!pileEl) return null;
+    const p = this.piles.get(pileEl.dataset.pile);
+    if (!p) return null;
+    const index = p.cards.findIndex((c) => c.el === cardEl);
+    return index < 0 ? null : { pile: p.id, index, count: p.cards.length - index };
+  }
+
+  cards(pileId) {
+    return this.piles.get(pileId)?.cards || [];
+  }
+
+  group(pileId, count) {
+    const cards = this.cards(pileId);
+    return cards.slice(cards.length - count);
+  }
+
+  // The table-relative rectangle of the card at `index` of `pileId` (or of the empty slot).
+  cardRect(pileId, index) {
+    const p = this.piles.get(pileId);
+    const rec = p.cards[index];
+    const { cw, ch } = this.geom;
+    return { x: p.geom.x + (rec ? rec.x : 0), y: p.geom.y + (rec ? rec.y : 0), w: cw, h: ch };
+  }
+
+  rootOrigin() {
+    const r = this.root.getBoundingClientRect();
+    return [r.left, r.top];
+  }
+
+  // Drag feedback: move the cards by (dx, dy) from their places; no layout reads.
+  dragTo(recs, dx, dy) {
+    for (const rec of recs) {
+      this.dragged.set(rec.el, [dx, dy]);
+      rec.el.style.transform = `translate(${rec.x + dx}px,${rec.y + dy}px)`;
+    }
+  }
+
+  startDrag(recs) {
+    for (const rec of recs) rec.el.classList.add("dragging");
+  }
+
+  // Slide dragged cards back to their places.
+  cancelDrag(recs) {
+    for (const rec of recs) {
+      const [dx, dy] = this.dragged.get(rec.el) || [0, 0];
+      this.dragged.delete(rec.el);
+      rec.el.classList.remove("dragging");
+      rec.el.style.transform = `translate(${rec.x}px,${rec.y}px)`;
+      if (!MOTION.matches && (dx || dy)) {
+        this.track(rec.el.animate(
+          [
+            { transform: `translate(${rec.x + dx}px,${rec.y + dy}px)`, zIndex: 500 },
+            { transform: `translate(${rec.x}px,${rec.y}px)`, zIndex: 500 },
+          ],
+          { duration: MOVE_MS, easing: "ease-out" },
+        ));
+      }
+    }
+  }
+
+  // -- marks: hint, held group, legal targets, keyboard cursor -------------------------
+
+  clearMarks(kind) {
+    for (const el of this.root.querySelectorAll(`[data-${kind}]`)) delete el.dataset[kind];
+  }
+
+  markGroup(kind, pileId, count, value = "") {
+    const p = this.piles.get(pileId);
+    if (!p) return;
+    const recs = p.cards.slice(Math.max(0, p.cards.length - count));
+    if (!recs.length || count === 0) p.el.dataset[kind] = value;
+    for (const rec of recs) rec.el.dataset[kind] = value;
+  }
+
+  markPile(kind, pileId, value = "") {
+    const p = this.piles.get(pileId);
+    if (p) p.el.dataset[kind] = value;
+  }
+
+  setLabel(name, text) {
+    const el = this.labelEls[name];
+    if (el && el.textContent !== text) el.textContent = text;
+  }
+}

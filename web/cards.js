@@ -1,0 +1,66 @@
+// Card elements: faces drawn with CSS and SVG suit masks (no bitmaps), built from a
+// fixed template per card text and cloned, so a card's text never goes through HTML.
+//
+// A face-up card is <div class="card" data-card="QH" data-suit="H" aria-label="Queen of
+// hearts">; a face-down card is <div class="card" data-card="down" aria-label="face-down
+// card"> with no trace of its identity (not in ids, classes or children).
+
+const RANK_LABEL = { A: "A", T: "10", J: "J", Q: "Q", K: "K" };
+const VALID = /^[A2-9TJQK][SHDC]$/;
+const faces = new Map(); // card text -> template fragment
+let serial = 0;
+let names = {};
+
+export function setCardNames(map) {
+  names = map || {};
+}
+
+function faceTemplate(text) {
+  let frag = faces.get(text);
+  if (frag) return frag;
+  frag = document.createDocumentFragment();
+  const rank = RANK_LABEL[text[0]] || text[0];
+  for (const side of ["ix", "ix ix-r"]) {
+    const ix = document.createElement("span");
+    ix.className = side;
+    const b = document.createElement("b");
+    b.textContent = rank;
+    const pip = document.createElement("i");
+    ix.append(b, pip);
+    frag.append(ix);
+  }
+  const centre = document.createElement("i");
+  centre.className = "pip-c";
+  frag.append(centre);
+  if ("JQK".includes(text[0])) {
+    const court = document.createElement("b");
+    court.className = "court";
+    court.textContent = text[0];
+    frag.append(court);
+  }
+  faces.set(text, frag);
+  return frag;
+}
+
+export function makeCard(text) {
+  const el = document.createElement("div");
+  el.className = "card";
+  el.id = `c${++serial}`;
+  el.setAttribute("role", "img");
+  setFace(el, text);
+  return el;
+}
+
+export function setFace(el, text) {
+  if (text === "down" || !VALID.test(text)) {
+    el.dataset.card = "down";
+    delete el.dataset.suit;
+    el.setAttribute("aria-label", "face-down card");
+    el.replaceChildren();
+    return;
+  }
+  el.dataset.card = text;
+  el.dataset.suit = text[1];
+  el.setAttribute("aria-label", names[text] || text);
+  el.replaceChildren(faceTemplate(text).cloneNode(true));
+}

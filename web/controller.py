@@ -1,0 +1,424 @@
+"""The table's controller: the game being played, player intents in, render data out.
+
+Pure Python with no browser imports, so CPython tests drive it exactly as the page does.
+The page (web/table.js) calls :meth:`Table.handle` once per player action with an intent
+and gets back everything it needs to redraw: the position with hidden cards masked as
+"down", the legal moves (so a drag knows where a group may land without asking again),
+the counters, and a sentence for the live region. The engine decides every rule; this
+module only asks it (``legal_moves``, ``play``, ``hint``) and ranks legal moves for taps.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import engine
+from engine.cards import SUIT_MASK, parse_card
+from web import labels
+from web.storage import Storage
+
+MAX_DEAL = 2**32 - 1
+Payload = dict[str, Any]
+
+
+class Clock:
+    """Elapsed playing time: starts with the first move, pauses while hidden or finished."""
+
+    def __init__(self, now: Callable[[], float] = time.monotonic, elapsed_ms: int = 0,
+                 started: bool = False) -> None:
+        self._now = now
+        self._elapsed = elapsed_ms / 1000
+        self._since: float | None = None
+        self.started = started
+        self.hidden = False
+        self.finished = False
+
+    @property
+    def running(self) -> bool:
+        """True while time is being counted."""
+        return self._since is not None
+
+    def ms(self) -> int:
+        """Elapsed milliseconds so far."""
+        extra = self._now() - self._since if self._since is not None else 0.0
+        return int((self._elapsed + extra) * 1000)
+
+    def update(self, *, started: bool | None = None, hidden: bool | None = None,
+               finished: bool | None = None) -> None:
+        """Change what the clock knows and run or pause it accordingly."""
+        if started is not None:
+            self.started = self.started or started
+        if hidden is not None:
+            self.hidden = hidden
+        if finished is not None:
+            self.finished = finished
+        should_run = self.started and not self.hidden and not self.finished
+        if should_run and self._since is None:
+            self._since = self._now()
+        elif not should_run and self._since is not None:
+            self._elapsed += self._now() - self._since
+            self._since = None
+
+
+def move_list(move: engine.Move | None) -> list[Any] | None:
+    """A move as ``[src, dst, count]`` for JSON."""
+    return None if move is None else [move.src, move.dst, move.count]
+
+
+def is_stock_action(move: engine.Move) -> bool:
+    """A deal, stock turn, recycle or redeal: played by touching the stock."""
+    return move.src == "stock" or move.dst == "stock"
+
+
+class Table:
+    """One table: the current Game, its clock, settings and autosave."""
+
+    def __init__(self, storage: Storage, now: Callable[[], float] = time.monotonic,
+                 rng: random.Random | None = None) -> None:
+        self.storage = storage
+        self.now = now
+        self.rng = rng or random.Random()
+        self.settings = storage.settings(engine.VARIANTS)
+        self.game: engine.Game = engine.new_game(self.settings["variant"], self.random_seed())
+        self.clock = Clock(now)
+        self.notice = ""  # a message for a dialog (e.g. a bad link), shown once
+
+    # -- opening a game -------------------------------------------------------------------
+
+    def random_seed(self) -> int:
+        """A random deal number."""
+        return self.rng.randint(1, MAX_DEAL)
+
+    def start(self, query: str = "") -> Payload:
+        """Open the game the page starts with: a link's deal, else the autosave, else a new deal.
+
+        ``query`` is the page's ``location.search``. A bad link leaves a notice and opens
+        what would have opened without it, so nothing is lost.
+        """
+        link = self.parse_link(query)
+        saved, elapsed_ms = self.restore()
+        if link is not None:
+            variant, seed = link
+            if saved is not None and (saved.variant, saved.seed) == (variant, seed):
+                self.adopt(saved, elapsed_ms)
+            else:
+                self.open(variant, seed)
+        elif saved is not None:
+            self.adopt(saved, elapsed_ms)
+        else:
+            self.open(self.settings["variant"], self.random_seed())
+        return self.render("start", announce=f"{labels.title(self.game.variant)}, deal "
+                                              f"{self.game.seed}.")
+
+    def parse_link(self, query: str) -> tuple[str, int] | None:
+        """The (variant, deal) of ``?game=..&deal=..``; None if absent; sets a notice if bad."""
+        params = _query_params(query)
+        if "game" not in params and "deal" not in params:
+            return None
+        variant, deal = params.get("game", ""), params.get("deal", "")
+        if variant not in engine.VARIANTS:
+            self.notice = ("That link names a game this app does not know. "
+                           "Your current game is still here.")
+            return None
+        if not (deal.isascii() and deal.isdigit()) or not 1 <= int(deal) <= MAX_DEAL:
+            self.notice = (f"That link's deal number is not valid: it must be a whole number "
+                           f"from 1 to {MAX_DEAL}. Your current game is still here.")
+            return None
+        return variant, int(deal)
+
+    def restore(self) -> tuple[engine.Game | None, int]:
+        """The autosaved game still in play and its elapsed ms (a broken save is dropped)."""
+        saved = self.storage.saved_game()
+        if saved is None:
+            return None, 0
+        try:
+            game = engine.replay(saved["record"])
+        except (ValueError, TypeError, KeyError):
+            self.storage.forget_game()
+            return None, 0
+        if game.status == "won":
+            return None, 0
+        elapsed = saved.get("elapsed_ms", 0)
+        valid = isinstance(elapsed, int) and not isinstance(elapsed, bool) and elapsed >= 0
+        return game, elapsed if valid else 0
+
+    def adopt(self, game: engine.Game, elapsed_ms: int = 0) -> None:
+        """Make ``game`` the one on the table, with its clock (a resumed game's time goes on)."""
+        self.game = game
+        self.clock = Clock(self.now, elapsed_ms, started=game.move_count > 0)
+        self.clock.update(finished=game.status != "playing")
+        if self.settings["variant"] != game.variant:
+            self.settings["variant"] = game.variant
+            self.storage.save_settings(self.settings)
+
+    def open(self, variant: str, seed: int) -> None:
+        """Deal ``seed`` of ``variant`` as a fresh game."""
+        self.adopt(engine.new_game(variant, seed))
+        self.save()
+
+    # -- the intents ----------------------------------------------------------------------
+
+    def handle(self, kind: str, data: dict[str, Any] | None = None) -> Payload:
+        """Act on one player intent and return the render payload."""
+        data = data or {}
+        handler = getattr(self, f"do_{kind}", None)
+        if handler is None:
+            return self.render("none", announce="")
+        return handler(**data)
+
+    def do_state(self) -> Payload:
+        """Nothing to do: the current payload."""
+        return self.render("none")
+
+    def do_play(self, src: str, dst: str, count: int = 1) -> Payload:
+        """Play the move a drag or a keyboard drop names, if legal."""
+        try:
+            move = engine.Move(str(src), str(dst), int(count))
+        except (TypeError, ValueError):
+            return self.render("illegal", announce="That move is not allowed.")
+        return self.play(move)
+
+    def do_tap(self, pile: str, count: int = 1) -> Payload:
+        """Send the group of ``count`` cards on top of ``pile`` to its best destination."""
+        if pile == "stock":
+            return self.do_stock()
+        move = self.best_move(pile, int(count))
+        if move is None:
+            return self.render("illegal", announce="That card cannot move now.")
+        return self.play(move)
+
+    def do_foundation(self, pile: str, count: int = 1) -> Payload:
+        """Send the group on ``pile`` to a foundation, where that is legal."""
+        moves = [m for m in self.game.legal_moves()
+                 if m.src == pile and m.count == int(count) and m.dst.startswith("f")]
+        if not moves or pile.startswith("f"):
+            return self.render("illegal", announce="That card cannot go to a foundation now.")
+        return self.play(moves[0])
+
+    def do_stock(self) -> Payload:
+        """Deal, turn, recycle or redeal: whatever touching the stock does now."""
+        moves = [m for m in self.game.legal_moves() if is_stock_action(m)]
+        if moves:
+            return self.play(moves[0])
+        return self.render("illegal", announce=self.why_no_stock())
+
+    def do_undo(self) -> Payload:
+        """Take back the last move."""
+        last = self.game.moves[-1] if self.game.can_undo else None
+        if not self.game.undo():
+            return self.render("none", announce="Nothing to undo.")
+        self.after_change()
+        back = engine.Move(last.dst, last.src, last.count) if last else None
+        return self.render("undo", back, announce="Move undone.")
+
+    def do_redo(self) -> Payload:
+        """Play again the last undone move."""
+        if not self.game.redo():
+            return self.render("none", announce="Nothing to redo.")
+        self.after_change()
+        move = self.game.moves[-1]
+        return self.render("redo", move, announce="Move redone. " + self.status_words())
+
+    def do_hint(self) -> Payload:
+        """Point at the most useful move."""
+        if self.game.status != "playing":
+            return self.render("none", announce="No hint: the game is over.")
+        move = engine.hint(self.game)
+        if move is None:
+            return self.render("none", announce="No moves left.")
+        return self.render("hint", hint=move, announce="Hint: " + self.describe(move) + ".")
+
+    def do_restart(self) -> Payload:
+        """Start the same deal over (the page asked for confirmation first)."""
+        self.open(self.game.variant, self.game.seed)
+        return self.render("new", announce="Deal restarted.")
+
+    def do_new(self, variant: str | None = None, seed: int | None = None) -> Payload:
+        """A new game of ``variant`` (default: the current one), deal ``seed`` or random."""
+        variant = variant if variant in engine.VARIANTS else self.game.variant
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= MAX_DEAL:
+            seed = self.random_seed()
+        self.open(variant, seed)
+        return self.render("new", announce=f"New game: {labels.title(variant)}, deal {seed}.")
+
+    def do_visibility(self, hidden: bool) -> Payload:
+        """The page was hidden or shown: pause or resume the clock (and save)."""
+        self.clock.update(hidden=bool(hidden))
+        if hidden:
+            self.save()
+        return self.render("none")
+
+    def do_settings(self, **changes: Any) -> Payload:
+        """Change settings (tap mode, four-colour deck)."""
+        if changes.get("tap") in ("auto", "select"):
+            self.settings["tap"] = changes["tap"]
+        if isinstance(changes.get("four_colour"), bool):
+            self.settings["four_colour"] = changes["four_colour"]
+        self.storage.save_settings(self.settings)
+        return self.render("none")
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def play(self, move: engine.Move) -> Payload:
+        """Play ``move`` if the engine allows it; the payload says what happened."""
+        game = self.game
+        before = game.position()
+        try:
+            game.play(move)
+        except engine.IllegalMove:
+            return self.render("illegal", announce="That move is not allowed.")
+        self.clock.update(started=True)
+        self.after_change()
+        words = self.describe(move, before) + ". " + self.consequences(before)
+        return self.render("move", move, announce=words.strip())
+
+    def after_change(self) -> None:
+        """Keep the clock and the autosave in step with the game."""
+        status = self.game.status
+        self.clock.update(finished=status != "playing")
+        if status == "won":
+            self.storage.forget_game()
+        else:
+            self.save()
+
+    def save(self) -> None:
+        """Autosave the game (issue 5 grows this into statistics)."""
+        self.storage.save_game(self.game.record(), self.clock.ms())
+
+    def best_move(self, pile: str, count: int) -> engine.Move | None:
+        """The best legal move of the top ``count`` cards of ``pile`` for a tap.
+
+        Preference: a foundation, then a build on the same suit, then another build, then an
+        empty pile. Among equals, the engine's hint move wins if it is one of them, else the
+        first in the engine's move order.
+        """
+        game = self.game
+        candidates = [m for m in game.legal_moves()
+                      if m.src == pile and m.count == count and not is_stock_action(m)]
+        if not candidates:
+            return None
+        piles = dict(zip(game.rules.pile_ids, game.state.piles, strict=True))
+        moved = piles[pile][-count]
+
+        def kind(move: engine.Move) -> int:
+            target = piles[move.dst]
+            if move.dst.startswith("f"):
+                return 3
+            if target and target[-1] & SUIT_MASK == moved & SUIT_MASK:
+                return 2
+            return 1 if target else 0
+
+        top = max(kind(m) for m in candidates)
+        best = [m for m in candidates if kind(m) == top]
+        if len(best) > 1:
+            hinted = engine.hint(game)
+            if hinted in best:
+                return hinted
+        return best[0]
+
+    def why_no_stock(self) -> str:
+        """Why touching the stock does nothing now."""
+        piles = self.game.position()["piles"]
+        if self.game.status != "playing":
+            return "The game is over."
+        if piles.get("stock"):
+            if labels.family(self.game.variant) == "spider":
+                return "Every column needs a card before a deal."
+            return "The stock cannot be used now."
+        if "redeals_left" in self.game.position():
+            return "No redeals left."
+        return "The stock is empty."
+
+    def card_words(self, text: str) -> str:
+        """A card's name for announcements."""
+        return engine.card_name(parse_card(text))
+
+    def describe(self, move: engine.Move, before: Payload | None = None) -> str:
+        """A move in words: "Queen of hearts to column 4", "Deal a row"."""
+        pos = before or self.game.position()
+        variant = self.game.variant
+        if move.src == "stock":
+            if move.dst == "tableau":
+                return "Deal a row"
+            if before is not None:
+                return "Turn over " + self.card_words(pos["piles"]["stock"][-1].upper())
+            return "Turn over the stock"
+        if move.dst == "stock":
+            return "Turn the waste over to make a new stock"
+        cards = pos["piles"][move.src]
+        first = cards[-move.count]
+        what = self.card_words(first)
+        if move.count > 1:
+            what = f"{move.count} cards from {what}"
+        return f"{what} to {labels.pile_name(variant, move.dst).lower()}"
+
+    def consequences(self, before: Payload) -> str:
+        """What happened on its own after a move: clears, flips, win or loss."""
+        after = self.game.position()
+        words = []
+        if after.get("cleared", 0) > before.get("cleared", 0):
+            words.append("Sequence completed.")
+        words.append(self.status_words())
+        return " ".join(w for w in words if w)
+
+    def status_words(self) -> str:
+        """"You won!" / "No moves left." / ""."""
+        status = self.game.status
+        if status == "won":
+            return "You won!"
+        if status == "lost":
+            return "No moves left."
+        return ""
+
+    def render(self, event: str, move: engine.Move | None = None, *,
+               hint: engine.Move | None = None, announce: str = "") -> Payload:
+        """Everything the page needs to redraw after ``event``."""
+        game = self.game
+        position = game.position()
+        piles = {pid: ["down" if c.islower() else c for c in cards]
+                 for pid, cards in position.pop("piles").items()}
+        variant, seed = position.pop("variant"), position.pop("seed")
+        status = position.pop("status")
+        pos_for_progress = dict(position, piles=piles)
+        payload: Payload = {
+            "event": event,
+            "variant": variant,
+            "seed": seed,
+            "status": status,
+            "family": labels.family(variant),
+            "title": labels.title(variant),
+            "piles": piles,
+            "info": position,
+            "moves": [move_list(m) for m in game.legal_moves()],
+            "move": move_list(move),
+            "hint": move_list(hint),
+            "move_count": game.move_count,
+            "can_undo": game.can_undo,
+            "can_redo": game.can_redo,
+            "elapsed_ms": self.clock.ms(),
+            "clock_running": self.clock.running,
+            "progress": labels.progress(variant, pos_for_progress),
+            "announce": announce,
+        }
+        if event in ("start", "new"):
+            payload["pile_names"] = {pid: labels.pile_name(variant, pid) for pid in piles}
+            payload["settings"] = dict(self.settings)
+            payload["variants"] = [[v, labels.title(v)] for v in engine.VARIANTS]
+        if event == "start":
+            payload["card_names"] = labels.card_names()
+        if self.notice:
+            payload["notice"], self.notice = self.notice, ""
+        return payload
+
+
+def _query_params(query: str) -> dict[str, str]:
+    """``?a=1&b=2`` as a dict (the last value wins); plain text, never HTML."""
+    from urllib.parse import parse_qsl
+
+    return dict(parse_qsl(query.lstrip("?"), keep_blank_values=True))
+
+
+__all__ = ["Clock", "Table"]

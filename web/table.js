@@ -1,0 +1,148 @@
+// The card table in the page: glue between the Python controller and the DOM.
+//
+// web/main.py (Python, PyScript) calls window.ppTable.start(bridge, payloadJson) once.
+// From then on every player action makes exactly one call `bridge(kind, dataJson)` into
+// Python, which plays it with the engine and returns the next render payload (JSON):
+// the position with hidden cards as "down", the legal moves, counters and a sentence
+// for the live region. The board diffs the DOM; input and ui turn events into intents.
+
+import { Board } from "./board.js";
+import { setCardNames } from "./cards.js";
+import { Input } from "./input.js";
+import { Ui } from "./ui.js";
+
+class App {
+  constructor() {
+    this.bridge = null;
+    this.payload = null;
+    this.moves = new Map(); // "src:count" -> [dst, ...] from the engine's legal moves
+    this.root = document.getElementById("table");
+    this.board = new Board(this.root);
+    const app = this;
+    this.ui = new Ui({
+      undo: () => app.call("undo"),
+      redo: () => app.call("redo"),
+      hint: () => app.call("hint"),
+      restart: () => app.call("restart"),
+      newGame: (variant, seed) => app.call("new", { variant, seed }),
+      settings: (changes) => app.call("settings", changes),
+    });
+    this.input = new Input(this.root, this.board, {
+      busy: () => app.ui.busy(),
+      mode: () => app.payload?.settings?.tap || "auto",
+      destinations: (pile, count) => app.moves.get(`${pile}:${count}`) || [],
+      play: (src, dst, count) => app.call("play", { src, dst, count }),
+      tap: (pile, count) => app.call("tap", { pile, count }),
+      foundation: (pile, count) => app.call("foundation", { pile, count }),
+      stock: () => app.call("stock"),
+      undo: () => app.call("undo"),
+      redo: () => app.call("redo"),
+      hint: () => app.call("hint"),
+      announce: (text) => text && app.ui.say(text, true),
+    });
+    this.settings = {};
+  }
+
+  start(bridge, json) {
+    this.bridge = bridge;
+    this.apply(JSON.parse(json));
+    let pending = 0;
+    window.addEventListener("resize", () => {
+      cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(() => this.board.relayout());
+    });
+    document.addEventListener("visibilitychange", () => {
+      this.call("visibility", { hidden: document.visibilityState === "hidden" });
+    });
+    document.documentElement.dataset.app = "ready";
+  }
+
+  call(kind, data = {}) {
+    if (!this.bridge) return;
+    let payload;
+    try {
+      payload = JSON.parse(this.bridge(kind, JSON.stringify(data)));
+    } catch (err) {
+      console.warn("table: action failed", kind, err);
+      this.board.cancelDrag([...this.board.dragged.keys()].map((el) => this.recOf(el)).filter(Boolean));
+      return;
+    }
+    this.apply(payload);
+  }
+
+  recOf(el) {
+    for (const p of this.board.piles.values()) {
+      const rec = p.cards.find((c) => c.el === el);
+      if (rec) return rec;
+    }
+    return null;
+  }
+
+  apply(payload) {
+    const prev = this.payload;
+    if (payload.settings) this.settings = payload.settings;
+    payload.settings = this.settings;
+    if (payload.card_names) setCardNames(payload.card_names);
+    const ids = Object.keys(payload.piles);
+    const fresh = !prev || prev.family !== payload.family || prev.variant !== payload.variant
+      || ids.join() !== Object.keys(prev.piles).join();
+    if (fresh || payload.event === "new" || payload.event === "start") {
+      this.input.cancelHeld();
+      if (fresh) this.board.setup(payload.family, ids, payload.pile_names);
+      this.ui.setVariants(payload.variants || [], payload.variant);
+      this.ui.setSettings(this.settings);
+    } else if (payload.event === "none" && payload.settings) {
+      this.ui.setSettings(this.settings);
+    }
+    this.payload = payload;
+    this.moves.clear();
+    for (const [src, dst, count] of payload.moves) {
+      if (src === "stock" || dst === "stock") continue;
+      const key = `${src}:${count}`;
+      const list = this.moves.get(key);
+      if (list) list.push(dst);
+      else this.moves.set(key, [dst]);
+    }
+    const hintMove = payload.move;
+    this.board.clearMarks("hint");
+    this.board.update(payload.piles, hintMove);
+    if (this.board.dragged.size) {
+      this.board.cancelDrag([...this.board.dragged.keys()].map((el) => this.recOf(el)).filter(Boolean));
+    }
+    this.showLabels(payload);
+    if (payload.hint) this.showHint(payload.hint);
+    this.input.afterRender();
+    this.ui.render(payload);
+  }
+
+  showHint([src, dst, count]) {
+    if (src === "stock" || dst === "stock") {
+      this.board.markPile("hint", src === "stock" ? "stock" : "waste", "from");
+      if (src !== "stock") this.board.markPile("hint", "stock", "to");
+      return;
+    }
+    this.board.markGroup("hint", src, count, "from");
+    this.board.markPile("hint", dst, "to");
+  }
+
+  showLabels(payload) {
+    const info = payload.info || {};
+    if (payload.family === "spider") {
+      this.board.setLabel("stock", info.deals_left ? String(info.deals_left) : "");
+    } else if (payload.family === "doublets") {
+      const need = info.needs === "T" ? "10" : info.needs;
+      this.board.setLabel("needs", need ? `Needs ${need}` : "");
+      const left = info.redeals_left;
+      this.board.setLabel("stock", payload.piles.stock.length ? "" : left ? `↻ ${left}` : "✕");
+    } else if (payload.family === "klondike") {
+      this.board.setLabel("stock", payload.piles.stock.length ? "" : payload.piles.waste.length ? "↻" : "");
+    }
+  }
+}
+
+const app = new App();
+window.ppTable = {
+  start: (bridge, json) => app.start(bridge, json),
+  // The table's intent API (what a tap, drag or key ends in), e.g. act("new", {variant, seed}).
+  act: (kind, data) => app.call(kind, data || {}),
+};

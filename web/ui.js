@@ -1,0 +1,246 @@
+// Everything around the table: toolbar, status bar, live region, menu and dialogs.
+// Text from outside (links, storage) only ever goes in through textContent.
+
+function formatTime(ms) {
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+const $ = (sel, root = document) => root.querySelector(sel);
+
+export class Ui {
+  constructor(handlers) {
+    this.h = handlers;
+    this.clock = { ms: 0, running: false, at: 0 };
+    this.status = "playing";
+    this.endShownFor = "";
+    this.toastTimer = 0;
+    this.els = {
+      title: $("#game-title"),
+      moves: $("#st-moves"),
+      time: $("#st-time"),
+      progress: $("#st-progress"),
+      extra: $("#st-extra"),
+      announce: $("#announce"),
+      toast: $("#toast"),
+      menu: $("#menu"),
+      variants: $("#menu-variants"),
+      deal: $("#menu-deal"),
+      confirm: $("#confirm"),
+      end: $("#end"),
+      info: $("#info"),
+    };
+    document.addEventListener("click", (e) => this.onClick(e));
+    this.els.menu.addEventListener("submit", (e) => e.preventDefault());
+    $("#set-four").addEventListener("change", (e) => this.h.settings({ four_colour: e.target.checked }));
+    for (const r of document.querySelectorAll('input[name="tap"]')) {
+      r.addEventListener("change", (e) => this.h.settings({ tap: e.target.value }));
+    }
+    setInterval(() => this.tick(), 1000);
+  }
+
+  busy() {
+    return !!document.querySelector("dialog[open]:modal");
+  }
+
+  onClick(e) {
+    const el = e.target.closest("[data-action], [data-menu]");
+    if (!el || el.disabled) return;
+    const action = el.dataset.action || el.dataset.menu;
+    switch (action) {
+      case "new":
+        this.openMenu();
+        break;
+      case "undo":
+        this.closeEnd();
+        this.h.undo();
+        break;
+      case "redo":
+        this.h.redo();
+        break;
+      case "hint":
+        this.h.hint();
+        break;
+      case "restart":
+        this.els.menu.close();
+        this.els.confirm.showModal();
+        break;
+      case "confirm-restart":
+        this.els.confirm.close();
+        this.closeEnd();
+        this.h.restart();
+        break;
+      case "cancel":
+        el.closest("dialog")?.close();
+        break;
+      case "deal":
+        this.dealFromMenu();
+        break;
+      case "end-new":
+        this.closeEnd();
+        this.openMenu();
+        break;
+      case "share":
+        this.share();
+        break;
+      case "stats":
+        this.info("Statistics", "Statistics for each game will appear here.");
+        break;
+      case "copy-link":
+        navigator.clipboard?.writeText($("#info-link").value).then(
+          () => this.say("Link copied."),
+          () => this.say("Select the link and copy it."),
+        );
+        break;
+      default:
+        return;
+    }
+  }
+
+  // -- menu ---------------------------------------------------------------------------
+
+  setVariants(list, current) {
+    const box = this.els.variants;
+    box.replaceChildren();
+    for (const [id, title] of list) {
+      const label = document.createElement("label");
+      const input = document.createElement("input");
+      input.type = "radio";
+      input.name = "variant";
+      input.value = id;
+      input.checked = id === current;
+      label.append(input, " ", title);
+      box.append(label);
+    }
+  }
+
+  setSettings(settings) {
+    $("#set-four").checked = !!settings.four_colour;
+    for (const r of document.querySelectorAll('input[name="tap"]')) r.checked = r.value === settings.tap;
+    document.documentElement.classList.toggle("four-colour", !!settings.four_colour);
+  }
+
+  openMenu() {
+    const current = this.variant;
+    for (const r of this.els.variants.querySelectorAll("input")) r.checked = r.value === current;
+    this.els.deal.value = "";
+    $("#menu-error").textContent = "";
+    this.els.menu.showModal();
+  }
+
+  dealFromMenu() {
+    const chosen = this.els.variants.querySelector("input:checked");
+    const text = this.els.deal.value.trim();
+    let seed = null;
+    if (text) {
+      if (!/^[0-9]{1,10}$/.test(text) || Number(text) < 1 || Number(text) > 4294967295) {
+        $("#menu-error").textContent = "A deal number is a whole number from 1 to 4294967295.";
+        return;
+      }
+      seed = Number(text);
+    }
+    this.els.menu.close();
+    this.closeEnd();
+    this.h.newGame(chosen ? chosen.value : this.variant, seed);
+  }
+
+  // -- dialogs --------------------------------------------------------------------------
+
+  info(title, text, link = "") {
+    $("#info-title").textContent = title;
+    $("#info-text").textContent = text;
+    const linkBox = $("#info-linkbox");
+    linkBox.hidden = !link;
+    $("#info-link").value = link;
+    if (!this.els.info.open) this.els.info.showModal();
+  }
+
+  share() {
+    const url = new URL(window.location.href);
+    url.search = "";
+    url.hash = "";
+    url.searchParams.set("game", this.variant);
+    url.searchParams.set("deal", String(this.seed));
+    this.info("Share this deal", "Anyone who opens this link gets the same deal.", url.href);
+  }
+
+  closeEnd() {
+    if (this.els.end.open) this.els.end.close();
+  }
+
+  showEnd(payload) {
+    const key = `${payload.variant}:${payload.seed}:${payload.move_count}:${payload.status}`;
+    if (this.endShownFor === key) return;
+    this.endShownFor = key;
+    const won = payload.status === "won";
+    this.els.end.dataset.result = won ? "won" : "lost";
+    $("#end-title").textContent = won ? "You won!" : "No moves left";
+    $("#end-text").textContent = won
+      ? `${payload.move_count} moves in ${formatTime(payload.elapsed_ms)}.`
+      : "There is no move left to play. Undo to try another way, or start a new game.";
+    $("#end-undo").hidden = won;
+    if (!this.els.end.open) this.els.end.show();
+  }
+
+  // -- status ---------------------------------------------------------------------------
+
+  render(payload) {
+    this.variant = payload.variant;
+    this.seed = payload.seed;
+    const e = this.els;
+    if (e.title.textContent !== payload.title) {
+      e.title.textContent = payload.title;
+      document.title = `${payload.title} · Pocket Patience`;
+    }
+    e.moves.textContent = `Moves ${payload.move_count}`;
+    e.progress.textContent = payload.progress;
+    e.extra.textContent = extraText(payload);
+    this.clock = { ms: payload.elapsed_ms, running: payload.clock_running, at: performance.now() };
+    this.tick();
+    for (const [action, ok] of [["undo", payload.can_undo], ["redo", payload.can_redo]]) {
+      for (const b of document.querySelectorAll(`[data-action="${action}"]`)) b.disabled = !ok;
+    }
+    if (payload.announce) this.say(payload.announce, payload.event === "illegal");
+    if (payload.status === "playing") {
+      this.endShownFor = "";
+      this.closeEnd();
+    } else {
+      this.showEnd(payload);
+    }
+    if (payload.notice) this.info("Link not opened", payload.notice);
+  }
+
+  tick() {
+    const c = this.clock;
+    const ms = c.ms + (c.running ? performance.now() - c.at : 0);
+    const text = formatTime(ms);
+    if (this.els.time.textContent !== text) this.els.time.textContent = text;
+  }
+
+  say(text, toast = false) {
+    // Re-set the text so that a repeated message is announced again.
+    const live = this.els.announce;
+    live.textContent = live.textContent === text ? `${text}\u00a0` : text;
+    if (toast && text) {
+      const t = this.els.toast;
+      t.textContent = text;
+      t.hidden = false;
+      clearTimeout(this.toastTimer);
+      this.toastTimer = setTimeout(() => { t.hidden = true; }, 1800);
+    }
+  }
+}
+
+function extraText(payload) {
+  const info = payload.info || {};
+  const parts = [];
+  if (info.deals_left !== undefined) parts.push(`Deals left ${info.deals_left}`);
+  if (info.needs !== undefined) parts.push(`Needs ${info.needs === "T" ? "10" : info.needs}`);
+  if (info.redeals_left !== undefined) parts.push(`Redeals left ${info.redeals_left}`);
+  return parts.join(" · ");
+}
+
+export { formatTime };
