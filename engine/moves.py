@@ -27,7 +27,8 @@ class Move(NamedTuple):
     count: int = 1
 
     def __str__(self) -> str:
-        return f"{self.src}-{self.dst}" if self.count == 1 else f"{self.src}-{self.dst}:{self.count}"
+        text = f"{self.src}-{self.dst}"
+        return text if self.count == 1 else f"{text}:{self.count}"
 
 
 def read_move(text: str) -> Move:

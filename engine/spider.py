@@ -82,7 +82,7 @@ class SpiderRules(Rules):
         return State(tuple(tuple(c) for c in columns) + ((),) * FOUNDATIONS + (stock,))
 
     def moves(self, state: State) -> list[Move]:
-        """Tableau moves (single cards, allowed groups, anything to an empty column) and the deal."""
+        """Tableau moves (single cards, allowed groups, anything to an empty column), the deal."""
         piles = state.piles
         same_suit = not self.relaxed
         # a face-down top keeps its DOWN bit, so it never equals rank + 1 (spider.txt 9, row 1)

@@ -56,7 +56,8 @@ class Rules:
 
     def texts(self, state: State) -> dict[str, list[str]]:
         """The piles of ``state`` as card texts, bottom to top."""
-        return {pid: [card_text(c) for c in pile] for pid, pile in zip(self.pile_ids, state.piles)}
+        return {pid: [card_text(c) for c in pile]
+                for pid, pile in zip(self.pile_ids, state.piles, strict=True)}
 
     def check(self, state: State) -> None:
         """Raise ValueError when ``state`` could not arise in this game (for custom set-ups)."""
