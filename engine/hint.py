@@ -59,6 +59,7 @@ class _Judge:
         self.tableau = [i for i, p in enumerate(ids) if p.startswith("t")]
         self.foundations = [i for i, p in enumerate(ids) if p.startswith("f")]
         self.worth = _features(state, self.tableau, self.foundations)
+        self.gaps = self._gaps(state)
 
     def value(self, move: Move) -> tuple[int, bool]:
         """What ``move`` gains, and whether a legal move could put it straight back."""
@@ -72,7 +73,7 @@ class _Judge:
         if src not in self.foundations and after.piles[src]:
             if any(r.src == move.src and idx[r.dst] in self.foundations for r in replies):
                 gain += UNCOVER
-        elif (src in self.tableau and self._gaps(after) > self._gaps(self.state)
+        elif (src in self.tableau and self._gaps(after) > self.gaps
               and any(self._fills(after, r, move.src) for r in replies)):
             gain += EMPTY
         return gain, Move(move.dst, move.src, move.count) in replies
