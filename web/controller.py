@@ -17,7 +17,9 @@ from typing import Any
 
 import engine
 from engine.cards import SUIT_MASK, parse_card
-from web import labels
+from web import labels, share
+from web.pwa_intents import PwaIntents
+from web.stats import StatsBook
 from web.storage import Storage
 
 MAX_DEAL = 2**32 - 1
@@ -73,8 +75,8 @@ def is_stock_action(move: engine.Move) -> bool:
     return move.src == "stock" or move.dst == "stock"
 
 
-class Table:
-    """One table: the current Game, its clock, settings and autosave."""
+class Table(PwaIntents):
+    """One table: the current Game, its clock, settings, autosave and statistics."""
 
     def __init__(self, storage: Storage, now: Callable[[], float] = time.monotonic,
                  rng: random.Random | None = None) -> None:
@@ -85,6 +87,11 @@ class Table:
         self.game: engine.Game = engine.new_game(self.settings["variant"], self.random_seed())
         self.clock = Clock(now)
         self.notice = ""  # a message for a dialog (e.g. a bad link), shown once
+        self.stats = StatsBook(storage, engine.VARIANTS)
+        self.recorded = False  # the current game's result is in the statistics
+        self.pending_link: share.Link | None = None  # a link to open once the player agrees
+        self.saved_recorded = False
+        self.told_no_save = False
 
     # -- opening a game -------------------------------------------------------------------
 
@@ -103,11 +110,15 @@ class Table:
         if link is not None:
             variant, seed = link
             if saved is not None and (saved.variant, saved.seed) == (variant, seed):
+                self.adopt(saved, elapsed_ms, self.saved_recorded)
+            elif saved is not None and saved.record()["moves"] and not self.saved_recorded:
+                # A game in progress: keep it until the player agrees to leave it.
                 self.adopt(saved, elapsed_ms)
+                self.pending_link = share.Link(variant, seed)
             else:
                 self.open(variant, seed)
         elif saved is not None:
-            self.adopt(saved, elapsed_ms)
+            self.adopt(saved, elapsed_ms, self.saved_recorded)
         else:
             self.open(self.settings["variant"], self.random_seed())
         return self.render("start", announce=f"{labels.title(self.game.variant)}, deal "
@@ -115,39 +126,37 @@ class Table:
 
     def parse_link(self, query: str) -> tuple[str, int] | None:
         """The (variant, deal) of ``?game=..&deal=..``; None if absent; sets a notice if bad."""
-        params = _query_params(query)
-        if "game" not in params and "deal" not in params:
+        try:
+            link = share.parse_link(query, engine.VARIANTS, labels.TITLES)
+        except share.LinkError as error:
+            self.notice = f"{error} Your current game is still here."
             return None
-        variant, deal = params.get("game", ""), params.get("deal", "")
-        if variant not in engine.VARIANTS:
-            self.notice = ("That link names a game this app does not know. "
-                           "Your current game is still here.")
-            return None
-        if not (deal.isascii() and deal.isdigit()) or not 1 <= int(deal) <= MAX_DEAL:
-            self.notice = (f"That link's deal number is not valid: it must be a whole number "
-                           f"from 1 to {MAX_DEAL}. Your current game is still here.")
-            return None
-        return variant, int(deal)
+        return None if link is None else (link.variant, link.deal)
 
     def restore(self) -> tuple[engine.Game | None, int]:
         """The autosaved game still in play and its elapsed ms (a broken save is dropped)."""
         saved = self.storage.saved_game()
+        self.saved_recorded = False
         if saved is None:
             return None, 0
         try:
             game = engine.replay(saved["record"])
-        except (ValueError, TypeError, KeyError):
+        except (ValueError, TypeError, KeyError) as error:
+            self.storage.problems.append(f"The saved game could not be restored ({error}).")
             self.storage.forget_game()
             return None, 0
+        self.saved_recorded = saved.get("recorded") is True
         if game.status == "won":
             return None, 0
         elapsed = saved.get("elapsed_ms", 0)
         valid = isinstance(elapsed, int) and not isinstance(elapsed, bool) and elapsed >= 0
         return game, elapsed if valid else 0
 
-    def adopt(self, game: engine.Game, elapsed_ms: int = 0) -> None:
+    def adopt(self, game: engine.Game, elapsed_ms: int = 0, recorded: bool = False) -> None:
         """Make ``game`` the one on the table, with its clock (a resumed game's time goes on)."""
         self.game = game
+        self.recorded = recorded
+        self.pending_link = None
         self.clock = Clock(self.now, elapsed_ms, started=game.move_count > 0)
         self.clock.update(finished=game.status != "playing")
         if self.settings["variant"] != game.variant:
@@ -155,7 +164,8 @@ class Table:
             self.storage.save_settings(self.settings)
 
     def open(self, variant: str, seed: int) -> None:
-        """Deal ``seed`` of ``variant`` as a fresh game."""
+        """Deal ``seed`` of ``variant`` as a fresh game (the one left counts as a loss)."""
+        self.abandon()
         self.adopt(engine.new_game(variant, seed))
         self.save()
 
@@ -279,14 +289,13 @@ class Table:
         """Keep the clock and the autosave in step with the game."""
         status = self.game.status
         self.clock.update(finished=status != "playing")
-        if status == "won":
-            self.storage.forget_game()
-        else:
-            self.save()
+        if status == "won" and not self.recorded:
+            self.record_result(won=True)
+        self.save()
 
     def save(self) -> None:
-        """Autosave the game (issue 5 grows this into statistics)."""
-        self.storage.save_game(self.game.record(), self.clock.ms())
+        """Autosave the game, its time and whether its result is already counted."""
+        self.storage.save_game(self.game.record(), self.clock.ms(), self.recorded)
 
     def best_move(self, pile: str, count: int) -> engine.Move | None:
         """The best legal move of the top ``count`` cards of ``pile`` for a tap.
@@ -409,6 +418,7 @@ class Table:
             payload["variants"] = [[v, labels.title(v)] for v in engine.VARIANTS]
         if event == "start":
             payload["card_names"] = labels.card_names()
+        self.add_pwa_fields(payload)
         if self.notice:
             payload["notice"], self.notice = self.notice, ""
         return payload

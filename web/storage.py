@@ -1,26 +1,90 @@
-"""What the page keeps in localStorage: settings and the game in progress.
+"""What the page keeps in localStorage: settings, the game in progress, statistics.
 
-Every key is namespaced ``pp:v1:<name>`` and holds JSON. The backend is anything with
-``getItem`` / ``setItem`` / ``removeItem`` (the browser's ``localStorage``, or a dict-backed
-fake in tests). Storage can be missing, full or forbidden (private browsing): every read
-then gives the default and every write is skipped, so the game always plays on.
+Every key is namespaced ``pp:v1:<name>`` and every value is a versioned JSON envelope::
 
-Keys:
+    {"schema": <int>, "data": <the value>}
+
+so that a later version of the app can read, migrate or refuse what an earlier one wrote.
+Reading goes through :data:`MIGRATIONS` (one step per schema version, oldest first); a
+value without an envelope is schema 0 (how the first table build stored values) and is
+migrated like any other. A value that is not JSON, has a schema this app does not know
+(a newer app wrote it), or whose migration fails is not used: the reader gets None, the
+raw text is copied to ``pp:v1:unreadable:<name>`` (nothing a player had is destroyed), and
+a sentence for the player is added to :attr:`Storage.problems`.
+
+The backend is anything with ``getItem`` / ``setItem`` / ``removeItem`` (the browser's
+``localStorage``, or :class:`MemoryBackend` in tests). Storage can be missing, full or
+forbidden (private browsing): reads then give the default, writes are skipped and
+:attr:`Storage.write_failed` is set so the page can say progress cannot be saved; the
+game always plays on.
+
+Keys (the value inside the envelope):
     pp:v1:settings   {"variant": str, "tap": "auto" | "select", "four_colour": bool}
-    pp:v1:game       {"record": Game.record(), "elapsed_ms": int} (the autosave)
+    pp:v1:game       {"record": Game.record(), "elapsed_ms": int, "recorded": bool}
+    pp:v1:stats      {variant: {...}} (web/stats.py)
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 PREFIX = "pp:v1:"
-SETTINGS = "settings"  # names; the backend key is PREFIX + name
-GAME = "game"
+SETTINGS = PREFIX + "settings"
+GAME = PREFIX + "game"
+UNREADABLE = PREFIX + "unreadable:"
+SCHEMA = 1
 
 DEFAULT_SETTINGS: dict[str, Any] = {"variant": "spider-1", "tap": "auto", "four_colour": True}
 TAP_MODES = ("auto", "select")
+
+# What each stored value is called when the player is told about it.
+NAMES = {"settings": "settings", "game": "saved game", "stats": "statistics"}
+
+Migration = Callable[[Any], Any]
+
+
+def _from_schema_0(value: Any) -> Any:
+    """Schema 0 (no envelope, the first table build) holds the same data as schema 1."""
+    return value
+
+
+# MIGRATIONS[n] turns data of schema n into data of schema n + 1.
+MIGRATIONS: dict[int, Migration] = {0: _from_schema_0}
+
+
+class StorageError(ValueError):
+    """A stored value that cannot be used (says why)."""
+
+
+def unwrap(value: Any, schema: int = SCHEMA,
+           migrations: dict[int, Migration] | None = None) -> Any:
+    """The data in a stored envelope, migrated to ``schema``; StorageError if impossible."""
+    steps = MIGRATIONS if migrations is None else migrations
+    if isinstance(value, dict) and set(value) == {"schema", "data"}:
+        version, data = value["schema"], value["data"]
+        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+            raise StorageError(f"bad schema version {version!r}")
+    else:
+        version, data = 0, value
+    if version > schema:
+        raise StorageError(f"written by a newer version of the app (schema {version})")
+    while version < schema:
+        step = steps.get(version)
+        if step is None:
+            raise StorageError(f"no way to read schema {version}")
+        try:
+            data = step(data)
+        except Exception as exc:
+            raise StorageError(f"could not be converted from schema {version}: {exc}") from None
+        version += 1
+    return data
+
+
+def wrap(data: Any, schema: int = SCHEMA) -> dict[str, Any]:
+    """The envelope stored for ``data``."""
+    return {"schema": schema, "data": data}
 
 
 class MemoryBackend:
@@ -40,33 +104,68 @@ class MemoryBackend:
 
 
 class Storage:
-    """Typed access to the app's localStorage keys."""
+    """Typed, versioned access to the app's localStorage keys."""
 
-    def __init__(self, backend: Any) -> None:
+    def __init__(self, backend: Any, migrations: dict[int, Migration] | None = None,
+                 schema: int = SCHEMA) -> None:
+        self.available = backend is not None
         self.backend = backend if backend is not None else MemoryBackend()
+        self.migrations = MIGRATIONS if migrations is None else migrations
+        self.schema = schema
+        self.problems: list[str] = []   # what could not be restored, for the player
+        self.write_failed = not self.available
+
+    def _full_key(self, key: str) -> str:
+        return key if key.startswith(PREFIX) else PREFIX + key
 
     def read(self, key: str) -> Any:
-        """The JSON value under ``pp:v1:<key>``, or None when absent, unreadable or unavailable."""
+        """The data under ``key``, or None when absent, unreadable or unavailable."""
+        key = self._full_key(key)
         try:
-            text = self.backend.getItem(PREFIX + key)
-            return None if text is None else json.loads(str(text))
-        except Exception:  # storage forbidden, or not JSON
+            text = self.backend.getItem(key)
+        except Exception:  # storage forbidden
+            return None
+        if text is None:
+            return None
+        text = str(text)
+        try:
+            return unwrap(json.loads(text), self.schema, self.migrations)
+        except (ValueError, RecursionError) as exc:
+            reason = exc if isinstance(exc, StorageError) else "not readable"
+            self._set_aside(key, text, str(reason))
             return None
 
-    def write(self, key: str, value: Any) -> bool:
-        """Store ``value`` as JSON under ``pp:v1:<key>``; False when storage refused it."""
+    def _set_aside(self, key: str, text: str, reason: str) -> None:
+        """Keep an unusable value under an "unreadable" key and tell the player."""
+        name = key.removeprefix(PREFIX)
+        self.problems.append(f"The {NAMES.get(name, name)} could not be restored ({reason}).")
         try:
-            self.backend.setItem(PREFIX + key, json.dumps(value, separators=(",", ":")))
+            self.backend.setItem(UNREADABLE + name, text)
+            self.backend.removeItem(key)
+        except Exception:
+            pass
+
+    def write(self, key: str, value: Any) -> bool:
+        """Store ``value`` under ``key``; False (and :attr:`write_failed`) when refused."""
+        try:
+            text = json.dumps(wrap(value, self.schema), separators=(",", ":"))
+            self.backend.setItem(self._full_key(key), text)
             return True
         except Exception:  # quota exceeded, storage forbidden
+            self.write_failed = True
             return False
 
     def remove(self, key: str) -> None:
-        """Forget ``pp:v1:<key>`` (quietly, whatever the storage says)."""
+        """Forget ``key`` (quietly, whatever the storage says)."""
         try:
-            self.backend.removeItem(PREFIX + key)
+            self.backend.removeItem(self._full_key(key))
         except Exception:
             pass
+
+    def take_problems(self) -> list[str]:
+        """The problems met so far (each is reported once)."""
+        problems, self.problems = self.problems, []
+        return problems
 
     def settings(self, variants: tuple[str, ...]) -> dict[str, Any]:
         """The saved settings with defaults for anything missing or invalid."""
@@ -92,11 +191,15 @@ class Storage:
         saved = self.read(GAME)
         if isinstance(saved, dict) and isinstance(saved.get("record"), dict):
             return saved
+        if saved is not None:
+            self.problems.append("The saved game could not be restored (it is incomplete).")
+            self.remove(GAME)
         return None
 
-    def save_game(self, record: dict[str, Any], elapsed_ms: int) -> bool:
-        """Autosave the game in progress."""
-        return self.write(GAME, {"record": record, "elapsed_ms": int(elapsed_ms)})
+    def save_game(self, record: dict[str, Any], elapsed_ms: int, recorded: bool = False) -> bool:
+        """Autosave the game in progress (``recorded``: its result is in the statistics)."""
+        return self.write(GAME, {"record": record, "elapsed_ms": int(elapsed_ms),
+                                 "recorded": bool(recorded)})
 
     def forget_game(self) -> None:
         """Drop the autosave (the game ended)."""

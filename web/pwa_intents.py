@@ -1,0 +1,130 @@
+"""The table's statistics and sharing: results counted, the stats view, export, share.
+
+Pure Python (no browser imports). :class:`PwaIntents` is mixed into web.controller.Table,
+so these intents come through the page's one dispatch like every other action:
+
+- ``stats`` / ``stats_reset`` / ``stats_export`` / ``stats_import``: the statistics view
+  (web/pwa-ui.js asks with ``ppDispatch`` and shows the answer; nothing goes to the board);
+- ``share``: the share link of the deal on the table (web/share.py).
+
+Rules (spider.txt sections 8 and 10, for every game): a win is counted when it happens,
+once; leaving a game that has at least one move and no counted result (a new game, a
+restart, opening a share link) counts it as a loss, and the page asks the player first
+(the payload's ``in_progress``); the undo count is recorded but never a penalty.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import engine
+from web import labels, share
+from web.stats import Result, StatsFileError, chart_svg, summary
+
+if TYPE_CHECKING:
+    from web.stats import StatsBook
+    from web.storage import Storage
+
+Payload = dict[str, Any]
+
+
+class PwaIntents:
+    """Statistics and sharing for a Table (which provides game, clock, stats, storage)."""
+
+    game: engine.Game
+    stats: StatsBook
+    storage: Storage
+    recorded: bool
+    pending_link: share.Link | None
+    told_no_save: bool
+
+    # -- counting results -----------------------------------------------------------------
+
+    @property
+    def in_progress(self) -> bool:
+        """A game with at least one move whose result is not counted yet."""
+        return bool(self.game.record()["moves"]) and not self.recorded
+
+    def record_result(self, won: bool) -> None:
+        """Count the current game in the statistics (once)."""
+        game = self.game
+        clock = self.clock  # type: ignore[attr-defined]
+        self.stats.record(game.variant, Result(won, clock.ms(), game.move_count,
+                                               game.undo_count, game.seed))
+        self.recorded = True
+
+    def abandon(self) -> None:
+        """The player leaves the current game: a game in progress counts as a loss."""
+        if self.in_progress:
+            self.record_result(won=False)
+
+    def add_pwa_fields(self, payload: Payload) -> None:
+        """Render payload extras: in_progress, a link waiting for consent, storage notices."""
+        payload["in_progress"] = self.in_progress
+        if self.pending_link is not None:
+            link, self.pending_link = self.pending_link, None
+            payload["link"] = {"variant": link.variant, "deal": link.deal,
+                               "title": labels.title(link.variant)}
+        problems = self.storage.take_problems() + self.stats.problems
+        self.stats.problems = []
+        if self.storage.write_failed and not self.told_no_save:
+            self.told_no_save = True
+            problems.append("This browser does not let the game save: you can play, but "
+                            "progress and statistics will not be kept.")
+        if problems:
+            payload["storage_notice"] = " ".join(problems)
+
+    # -- the statistics view --------------------------------------------------------------
+
+    def do_stats(self, variant: str | None = None) -> Payload:
+        """The statistics of ``variant`` (default: the game on the table) for the view."""
+        if variant not in engine.VARIANTS:
+            variant = self.game.variant
+        vs = self.stats.stats.of(variant)
+        return {
+            "event": "stats",
+            "variant": variant,
+            "title": labels.title(variant),
+            "variants": [[v, labels.title(v)] for v in engine.VARIANTS],
+            "rows": summary(vs),
+            "played": vs.played,
+            "chart": chart_svg(vs.recent),
+            "saving": not self.storage.write_failed,
+        }
+
+    def do_stats_reset(self, variant: str | None = None, everything: bool = False) -> Payload:
+        """Forget the statistics of ``variant`` (or of every game); the page confirmed."""
+        self.stats.reset(None if everything else variant if variant in engine.VARIANTS
+                         else self.game.variant)
+        answer = self.do_stats(variant)
+        answer["message"] = ("All statistics were reset." if everything
+                             else f"Statistics of {answer['title']} were reset.")
+        return answer
+
+    def do_stats_export(self, now: str = "") -> Payload:
+        """The export file: its text and a file name."""
+        day = now[:10] if len(now) >= 10 else "export"
+        return {"event": "stats_export", "text": self.stats.export(now),
+                "filename": f"pocket-patience-stats-{day}.json"}
+
+    def do_stats_import(self, text: str = "", variant: str | None = None) -> Payload:
+        """Replace the statistics with a file's; a bad file changes nothing and says why."""
+        try:
+            imported = self.stats.import_text(str(text))
+        except StatsFileError as error:
+            answer = self.do_stats(variant)
+            answer.update(ok=False, message=f"Nothing was imported: {error}")
+            return answer
+        answer = self.do_stats(variant)
+        games = sum(vs.played for vs in imported.variants.values())
+        answer.update(ok=True, message=f"Statistics imported: {games} games.")
+        return answer
+
+    # -- sharing ----------------------------------------------------------------------------
+
+    def do_share(self, page: str = "") -> Payload:
+        """The share link of the deal on the table, for the app at ``page``."""
+        game = self.game
+        title = labels.title(game.variant)
+        return {"event": "share", "url": share.make_link(str(page), game.variant, game.seed),
+                "title": f"Pocket Patience: {title}", "text": share.share_text(title, game.seed)}
