@@ -57,7 +57,10 @@ class TablePage:
 
     # -- opening ---------------------------------------------------------------------
 
-    def goto(self, query: str = "") -> None:
+    def goto(self, query: str = "", fresh: bool = False) -> None:
+        """Load the page (``fresh``: with no saved game or settings first)."""
+        if fresh and self.page.url.startswith("http"):
+            self.page.evaluate("() => localStorage.clear()")
         self.page.goto("/" + query)
         self.wait_ready()
 
@@ -68,7 +71,7 @@ class TablePage:
 
     def open(self, variant: str, seed: int) -> engine.Game:
         """Open deal ``seed`` of ``variant`` by its link; the CPython twin of the game."""
-        self.goto(f"?game={variant}&deal={seed}")
+        self.goto(f"?game={variant}&deal={seed}", fresh=True)
         return engine.new_game(variant, seed)
 
     def new(self, variant: str, seed: int) -> engine.Game:
