@@ -289,9 +289,12 @@ class Table(PwaIntents):
         """Keep the clock and the autosave in step with the game."""
         status = self.game.status
         self.clock.update(finished=status != "playing")
-        if status == "won" and not self.recorded:
-            self.record_result(won=True)
-        self.save()
+        if status == "won":
+            if not self.recorded:
+                self.record_result(won=True)
+            self.storage.forget_game()
+        else:
+            self.save()
 
     def save(self) -> None:
         """Autosave the game, its time and whether its result is already counted."""

@@ -60,13 +60,13 @@ def quoted(value: str) -> str:
 def parse_deal(text: str) -> int:
     """A deal number written as plain ASCII digits, 1..2**32-1; LinkError otherwise."""
     if text == "":
-        raise LinkError("The link has no deal number.")
+        raise LinkError("The link does not give a deal number.")
     # ASCII digits only: no sign, spaces, decimal point, exponent or other scripts' digits.
     if not (text.isascii() and text.isdigit()):
         raise LinkError(f"The deal number {quoted(text)} in the link is not a whole number.")
     digits = text.lstrip("0") or "0"
     if len(digits) > len(str(DEAL_MAX)) or not DEAL_MIN <= int(digits) <= DEAL_MAX:
-        raise LinkError(f"The deal number {quoted(text)} in the link is out of range: "
+        raise LinkError(f"The deal number {quoted(text)} in the link is not in range: "
                         f"deals go from {DEAL_MIN} to {DEAL_MAX:,}.")
     return int(digits)
 
@@ -98,7 +98,7 @@ def parse_link(query: str, variants: tuple[str, ...] | list[str],
         raise LinkError(f"The link names a game this app does not know, {quoted(game)}. "
                         f"The games are: {names}.")
     if deal is None:
-        raise LinkError("The link has no deal number.")
+        raise LinkError("The link does not give a deal number.")
     return Link(game, parse_deal(deal))
 
 

@@ -251,7 +251,8 @@ class StatsBook:
         if data is None:
             return Stats()
         try:
-            stats, problems = read_variants(data, self.known, lenient=True)
+            stats, problems = read_variants(data.get("variants") if isinstance(data, dict)
+                                            else data, self.known, lenient=True)
         except StatsFileError as exc:
             stats, problems = Stats(), [str(exc)]
         self.problems = problems
@@ -259,7 +260,7 @@ class StatsBook:
 
     def save(self) -> bool:
         """Write the statistics; False when storage refused."""
-        return bool(self.storage.write(KEY, self.stats.to_json()))
+        return bool(self.storage.write(KEY, {"variants": self.stats.to_json()}))
 
     def record(self, variant: str, result: Result) -> bool:
         """Add a finished game of ``variant``; False when it could not be saved."""

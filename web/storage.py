@@ -1,12 +1,13 @@
 """What the page keeps in localStorage: settings, the game in progress, statistics.
 
-Every key is namespaced ``pp:v1:<name>`` and every value is a versioned JSON envelope::
+Every key is namespaced ``pp:v1:<name>`` and every value is a JSON object that carries its
+schema version next to its fields::
 
-    {"schema": <int>, "data": <the value>}
+    {"schema": <int>, ...the value's fields}
 
 so that a later version of the app can read, migrate or refuse what an earlier one wrote.
-Reading goes through :data:`MIGRATIONS` (one step per schema version, oldest first); a
-value without an envelope is schema 0 (how the first table build stored values) and is
+Reading goes through :data:`MIGRATIONS` (one step per schema version, oldest first); an
+object without "schema" is schema 0 (how the first table build stored values) and is
 migrated like any other. A value that is not JSON, has a schema this app does not know
 (a newer app wrote it), or whose migration fails is not used: the reader gets None, the
 raw text is copied to ``pp:v1:unreadable:<name>`` (nothing a player had is destroyed), and
@@ -18,10 +19,10 @@ forbidden (private browsing): reads then give the default, writes are skipped an
 :attr:`Storage.write_failed` is set so the page can say progress cannot be saved; the
 game always plays on.
 
-Keys (the value inside the envelope):
+Keys (besides "schema"):
     pp:v1:settings   {"variant": str, "tap": "auto" | "select", "four_colour": bool}
     pp:v1:game       {"record": Game.record(), "elapsed_ms": int, "recorded": bool}
-    pp:v1:stats      {variant: {...}} (web/stats.py)
+    pp:v1:stats      {"variants": {variant: {...}}} (web/stats.py)
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from collections.abc import Callable
 from typing import Any
 
 PREFIX = "pp:v1:"
-SETTINGS = PREFIX + "settings"
-GAME = PREFIX + "game"
+SETTINGS = "settings"  # key names; Storage adds the prefix
+GAME = "game"
 UNREADABLE = PREFIX + "unreadable:"
 SCHEMA = 1
 
@@ -60,14 +61,14 @@ class StorageError(ValueError):
 
 def unwrap(value: Any, schema: int = SCHEMA,
            migrations: dict[int, Migration] | None = None) -> Any:
-    """The data in a stored envelope, migrated to ``schema``; StorageError if impossible."""
+    """The fields of a stored value, migrated to ``schema``; StorageError if impossible."""
     steps = MIGRATIONS if migrations is None else migrations
-    if isinstance(value, dict) and set(value) == {"schema", "data"}:
-        version, data = value["schema"], value["data"]
-        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-            raise StorageError(f"bad schema version {version!r}")
-    else:
-        version, data = 0, value
+    if not isinstance(value, dict):
+        raise StorageError("not an object")
+    data = dict(value)
+    version = data.pop("schema", 0)
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        raise StorageError(f"bad schema version {version!r}")
     if version > schema:
         raise StorageError(f"written by a newer version of the app (schema {version})")
     while version < schema:
@@ -82,9 +83,11 @@ def unwrap(value: Any, schema: int = SCHEMA,
     return data
 
 
-def wrap(data: Any, schema: int = SCHEMA) -> dict[str, Any]:
-    """The envelope stored for ``data``."""
-    return {"schema": schema, "data": data}
+def wrap(data: dict[str, Any], schema: int = SCHEMA) -> dict[str, Any]:
+    """The object stored for ``data``: its fields and the schema version."""
+    if not isinstance(data, dict) or "schema" in data:
+        raise TypeError("stored values are objects without a 'schema' field of their own")
+    return {"schema": schema, **data}
 
 
 class MemoryBackend:

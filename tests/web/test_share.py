@@ -46,8 +46,8 @@ def test_no_game_parameters_means_no_link(query: str):
     ("?game=freecell&deal=5", "does not know"),
     ("?game=&deal=5", "which game"),
     ("?deal=5", "which game"),
-    ("?game=klondike", "no deal number"),
-    ("?game=klondike&deal=", "no deal number"),
+    ("?game=klondike", "does not give a deal number"),
+    ("?game=klondike&deal=", "does not give a deal number"),
     ("?game=klondike&deal=abc", "not a whole number"),
     ("?game=klondike&deal=-5", "not a whole number"),
     ("?game=klondike&deal=%2B5", "not a whole number"),      # +5
@@ -55,9 +55,9 @@ def test_no_game_parameters_means_no_link(query: str):
     ("?game=klondike&deal=1e3", "not a whole number"),
     ("?game=klondike&deal=%205", "not a whole number"),      # leading space
     ("?game=klondike&deal=%D9%A5", "not a whole number"),    # Arabic-Indic five
-    ("?game=klondike&deal=0", "out of range"),
-    ("?game=klondike&deal=4294967296", "out of range"),
-    ("?game=klondike&deal=" + "9" * 5000, "out of range"),   # no int() of a huge string
+    ("?game=klondike&deal=0", "not in range"),
+    ("?game=klondike&deal=4294967296", "not in range"),
+    ("?game=klondike&deal=" + "9" * 5000, "not in range"),   # no int() of a huge string
     ("?game=klondike&deal=1&deal=2", "more than one deal"),
     ("?game=klondike&game=doublets&deal=2", "more than one game"),
 ])

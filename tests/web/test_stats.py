@@ -92,8 +92,8 @@ def test_reset_one_variant_or_all():
 
 def test_stored_values_keep_what_is_valid_and_list_the_rest():
     good = played(Result(True, 5000, 50)).of("spider-1").to_json()
-    store = MemoryStore({KEY: {"spider-1": good, "klondike": {"played": "many"},
-                               "freecell": good}})
+    store = MemoryStore({KEY: {"variants": {"spider-1": good, "klondike": {"played": "many"},
+                                            "freecell": good}}})
     book = StatsBook(store, KNOWN)
     assert set(book.stats.variants) == {"spider-1"}
     assert len(book.problems) == 2
@@ -101,7 +101,7 @@ def test_stored_values_keep_what_is_valid_and_list_the_rest():
     assert any("freecell" in p for p in book.problems)
 
 
-@pytest.mark.parametrize("stored", [[1, 2], "text", 7])
+@pytest.mark.parametrize("stored", [[1, 2], "text", 7, {"variants": [1]}])
 def test_stored_value_of_the_wrong_shape_gives_empty_stats_and_a_problem(stored):
     book = StatsBook(MemoryStore({KEY: stored}), KNOWN)
     assert book.stats == Stats() and book.problems

@@ -9,7 +9,7 @@ import json
 
 import engine
 from web.controller import Table
-from web.storage import GAME, UNREADABLE, MemoryBackend, Storage
+from web.storage import GAME, PREFIX, UNREADABLE, MemoryBackend, Storage
 
 RANKS = "A23456789TJQK"
 
@@ -79,7 +79,7 @@ def test_first_build_values_without_an_envelope_are_migrated():
     backend = MemoryBackend()
     game = engine.new_game("klondike", 5)
     game.play(game.legal_moves()[0])
-    backend.items[GAME] = json.dumps({"record": game.record(), "elapsed_ms": 4000})
+    backend.items[PREFIX + GAME] = json.dumps({"record": game.record(), "elapsed_ms": 4000})
     t = table(backend)
     payload = t.start("")
     assert t.game.record() == game.record() and payload["elapsed_ms"] == 4000
@@ -87,13 +87,13 @@ def test_first_build_values_without_an_envelope_are_migrated():
 
 
 def test_unknown_version_or_corrupt_game_is_kept_aside_and_a_fresh_game_starts():
-    for raw, words in ((json.dumps({"schema": 9, "data": {}}), "newer version"),
+    for raw, words in ((json.dumps({"schema": 9, "record": {}}), "newer version"),
                        ("{not json", "not readable"),
-                       (json.dumps({"schema": 1, "data": {"record": {"variant": "spider-1",
-                                    "seed": 1, "moves": ["t9-t0:13"], "cursor": 1}}}),
+                       (json.dumps({"schema": 1, "record": {"variant": "spider-1", "seed": 1,
+                                                           "moves": ["t9-t0:13"], "cursor": 1}}),
                         "cannot be played")):
         backend = MemoryBackend()
-        backend.items[GAME] = raw
+        backend.items[PREFIX + GAME] = raw
         t = table(backend)
         payload = t.start("")
         assert words in payload["storage_notice"]
