@@ -46,6 +46,11 @@ def fits_column(card: int, column: Pile) -> bool:
             and is_red(top) != is_red(card))
 
 
+def _slot(rank: int, red: bool) -> int:
+    """A key for the cards of ``rank`` in one colour."""
+    return rank << 1 | red
+
+
 def alternating_run(column: Pile) -> int:
     """How many top cards of ``column`` form a face-up run down in alternating colours."""
     n = len(column)
@@ -88,10 +93,21 @@ class KlondikeRules(Rules):
         """Plays from each column, the waste and the foundations, then the turn or recycle."""
         piles, ids = state.piles, self.pile_ids
         out: list[Move] = []
+        wanted: dict[int, list[int]] = {}  # _slot of a card that fits -> columns it fits
+        for d in range(COLUMNS):
+            column = piles[d]
+            if not column:
+                slots = [_slot(KING, False), _slot(KING, True)]
+            elif column[-1] & DOWN:
+                continue
+            else:
+                slots = [_slot((column[-1] & RANK_MASK) - 1, not is_red(column[-1]))]
+            for slot in slots:
+                wanted.setdefault(slot, []).append(d)
 
         def place(src: int, card: int, count: int) -> None:
-            for d in range(COLUMNS):
-                if d != src and fits_column(card, piles[d]):
+            for d in wanted.get(_slot(card & RANK_MASK, is_red(card)), ()):
+                if d != src:
                     out.append(Move(ids[src], ids[d], count))
 
         for s in range(COLUMNS):
