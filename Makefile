@@ -14,7 +14,7 @@ LINT_DIRS := $(wildcard engine web tests bench tools)
 # Root installs directly; anyone else goes through sudo.
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: serve test lint pytest e2e bench deps vendor chromium pyscript-files clean
+.PHONY: serve test lint pytest e2e bench deps vendor chromium pyscript-files dist clean
 
 ## serve: install npm packages and vendor/ if needed, then serve the app on 127.0.0.1:$(PORT)
 serve: vendor
@@ -46,6 +46,11 @@ bench: $(VENV)/.installed vendor chromium
 pyscript-files:
 	$(PYTHON) tools/check_pyscript_files.py --write
 
+## dist: a deployable static folder (dist/) with the service worker's precache list baked in
+dist: vendor
+	@$(PYTHON) tools/check_pyscript_files.py
+	$(PYTHON) tools/build_dist.py --out dist
+
 # The dev tools pinned in pyproject.toml ([project.optional-dependencies] dev).
 $(VENV)/.installed: pyproject.toml
 	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
@@ -71,4 +76,4 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium; }
 
 clean:
-	rm -rf $(VENV) node_modules vendor .pytest_cache .ruff_cache test-results
+	rm -rf $(VENV) node_modules vendor dist .pytest_cache .ruff_cache test-results
