@@ -12,6 +12,8 @@ Every test under tests/e2e is marked `e2e` (run only them with `pytest -m e2e`).
   about caching makes its own `browser.new_context()` and calls `watch(context, log,
   block=False)` (Chromium's --host-resolver-rules below still keeps it off the network).
 - `app`: opens the app in `page` and waits for `<html data-app="ready">`.
+- `pwa_context`, `pwa_page`: like `context` and `page` but the service worker may install
+  (the default `context` blocks it); for the offline and installability tests.
 """
 
 from __future__ import annotations
@@ -118,10 +120,31 @@ def browser_log():
 
 @pytest.fixture
 def context(browser, base_url, browser_log):
-    context = browser.new_context(base_url=base_url)
+    # No service worker: each test starts from the server, and no test pays for the
+    # 14 MB precache. The offline tests use `pwa_context` below.
+    context = browser.new_context(base_url=base_url, service_workers="block")
     watch(context, browser_log, base_url)
     yield context
     context.close()
+
+
+@pytest.fixture
+def pwa_context(browser, base_url, browser_log):
+    """A context where the service worker may install (no routing, which would bypass it;
+    Chromium's --host-resolver-rules still keeps every request on 127.0.0.1)."""
+    context = browser.new_context(base_url=base_url, service_workers="allow")
+    watch(context, browser_log, base_url, block=False)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def pwa_page(pwa_context, browser_log):
+    page = pwa_context.new_page()
+    watch_page(page, browser_log)
+    yield page
+    problems = browser_log.problems()
+    assert not problems, "\n".join(problems)
 
 
 @pytest.fixture
