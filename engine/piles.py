@@ -1,4 +1,4 @@
-"""Pile operations and checks shared by the one-deck games (Klondike, Castle, Doublets).
+"""Pile operations and checks shared by the games.
 
 Every function works on a ``list`` of piles (tuples of card ints) by pile index, so
 each game's ``apply`` stays a few lines long and pure: it copies ``state.piles`` into

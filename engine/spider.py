@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .cards import DOWN, KING, RANK_MASK, SUIT_MASK, standard_deck
 from .moves import Move
+from .piles import flip_top, move_cards
 from .rng import shuffled
 from .state import Pile, Rules, State
 
@@ -45,13 +46,6 @@ def _complete_run(pile: Pile) -> bool:
         if card & DOWN or card & RANK_MASK != depth or card & SUIT_MASK != suit:
             return False
     return True
-
-
-def _flip_top(pile: Pile) -> Pile:
-    """``pile`` with its top card turned face up."""
-    if pile and pile[-1] & DOWN:
-        return pile[:-1] + (pile[-1] & ~DOWN,)
-    return pile
 
 
 class SpiderRules(Rules):
@@ -112,10 +106,8 @@ class SpiderRules(Rules):
             for i in range(COLUMNS):
                 self._clear(piles, i)
         else:
-            s, d, k = self.index[move.src], self.index[move.dst], move.count
-            group = piles[s][-k:]
-            piles[s] = _flip_top(piles[s][:-k])
-            piles[d] = piles[d] + group
+            d = self.index[move.dst]
+            move_cards(piles, self.index[move.src], d, move.count)
             self._clear(piles, d)
         return State(tuple(piles))
 
@@ -124,7 +116,7 @@ class SpiderRules(Rules):
         if _complete_run(piles[col]):
             f = next(i for i in range(COLUMNS, COLUMNS + FOUNDATIONS) if not piles[i])
             piles[f] = piles[col][-KING:]
-            piles[col] = _flip_top(piles[col][:-KING])
+            piles[col] = flip_top(piles[col][:-KING])
 
     def is_won(self, state: State) -> bool:
         """Won when all eight sequences are cleared."""
