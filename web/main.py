@@ -19,6 +19,23 @@ def fail(error: BaseException) -> None:
     )
 
 
+class LocalStorage:
+    """window.localStorage as plain Python: a missing key reads as None (not JS null)."""
+
+    def __init__(self, js) -> None:
+        self.js = js
+
+    def getItem(self, key: str) -> str | None:  # noqa: N802 - the Web Storage API's names
+        value = self.js.getItem(key)
+        return value if isinstance(value, str) else None
+
+    def setItem(self, key: str, value: str) -> None:  # noqa: N802
+        self.js.setItem(key, value)
+
+    def removeItem(self, key: str) -> None:  # noqa: N802
+        self.js.removeItem(key)
+
+
 def main() -> None:
     # Imported here, so that an engine that fails to import shows on the loading screen.
     from pyodide.ffi import create_proxy
@@ -27,7 +44,7 @@ def main() -> None:
     from web.storage import Storage
 
     try:
-        backend = window.localStorage
+        backend = LocalStorage(window.localStorage)
     except Exception:  # storage forbidden (some private modes): play without it
         backend = None
     table = Table(Storage(backend))

@@ -58,16 +58,17 @@ class App {
   }
 
   call(kind, data = {}) {
-    if (!this.bridge) return;
+    if (!this.bridge) return null;
     let payload;
     try {
       payload = JSON.parse(this.bridge(kind, JSON.stringify(data)));
     } catch (err) {
       console.warn("table: action failed", kind, err);
       this.board.cancelDrag([...this.board.dragged.keys()].map((el) => this.recOf(el)).filter(Boolean));
-      return;
+      return null;
     }
-    this.apply(payload);
+    if (payload.piles) this.apply(payload); // other answers (stats, share) are not renders
+    return payload;
   }
 
   recOf(el) {
@@ -144,5 +145,6 @@ const app = new App();
 window.ppTable = {
   start: (bridge, json) => app.start(bridge, json),
   // The table's intent API (what a tap, drag or key ends in), e.g. act("new", {variant, seed}).
+  // Returns the controller's answer (a render payload, or e.g. the stats for "stats").
   act: (kind, data) => app.call(kind, data || {}),
 };

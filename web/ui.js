@@ -66,13 +66,21 @@ export class Ui {
         break;
       case "restart":
         this.els.menu.close();
-        this.els.confirm.showModal();
+        this.confirm("Restart this deal?",
+          "The cards go back to the start of this deal and your moves in it are lost." +
+          (this.inProgress ? " This game counts as a loss in the statistics." : ""),
+          "Restart", () => {
+            this.closeEnd();
+            this.h.restart();
+          });
         break;
-      case "confirm-restart":
+      case "confirm-yes": {
+        const then = this.onConfirm;
+        this.onConfirm = null;
         this.els.confirm.close();
-        this.closeEnd();
-        this.h.restart();
+        if (then) then();
         break;
+      }
       case "cancel":
         el.closest("dialog")?.close();
         break;
@@ -84,10 +92,11 @@ export class Ui {
         this.openMenu();
         break;
       case "share":
-        this.share();
-        break;
       case "stats":
-        this.info("Statistics", "Statistics for each game will appear here.");
+        // web/pwa-ui.js (issue 5) may take these over by defining window.ppExtras.
+        if (typeof window.ppExtras?.[action] === "function") window.ppExtras[action]();
+        else if (action === "share") this.share();
+        else this.info("Statistics", "Statistics for each game will appear here.");
         break;
       case "copy-link":
         navigator.clipboard?.writeText($("#info-link").value).then(
@@ -143,8 +152,24 @@ export class Ui {
       seed = Number(text);
     }
     this.els.menu.close();
-    this.closeEnd();
-    this.h.newGame(chosen ? chosen.value : this.variant, seed);
+    const deal = () => {
+      this.closeEnd();
+      this.h.newGame(chosen ? chosen.value : this.variant, seed);
+    };
+    if (this.inProgress) {
+      this.confirm("Leave this game?", "The game you are playing counts as a loss in the statistics.",
+        "New game", deal);
+    } else {
+      deal();
+    }
+  }
+
+  confirm(title, text, yes, then) {
+    $("#confirm-title").textContent = title;
+    $("#confirm-text").textContent = text;
+    $("#confirm-yes").textContent = yes;
+    this.onConfirm = then;
+    this.els.confirm.showModal();
   }
 
   // -- dialogs --------------------------------------------------------------------------
@@ -210,7 +235,15 @@ export class Ui {
     } else {
       this.showEnd(payload);
     }
+    this.inProgress = !!payload.in_progress;
     if (payload.notice) this.info("Link not opened", payload.notice);
+    if (payload.storage_notice) this.info("Saving", payload.storage_notice);
+    if (payload.link) {
+      const { variant, deal, title } = payload.link;
+      this.confirm("Open the shared deal?",
+        `${title}, deal ${deal}. The game you are playing now counts as a loss in the statistics.`,
+        "Open it", () => this.h.newGame(variant, deal));
+    }
   }
 
   tick() {

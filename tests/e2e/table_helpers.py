@@ -10,13 +10,13 @@
 
 from __future__ import annotations
 
-import json
 import urllib.parse
 from dataclasses import dataclass, field
 
 import pytest
 
 import engine
+from web.storage import MemoryBackend, Storage
 
 READY_MS = 90_000
 READY_JS = "() => ['ready', 'error'].includes(document.documentElement.dataset.app)"
@@ -26,6 +26,10 @@ PILES_JS = """() => Object.fromEntries(
         [...pile.querySelectorAll('[data-card]')].map((card) => card.dataset.card),
     ]))"""
 
+SET_STORAGE_JS = """(items) => {
+    localStorage.clear();
+    for (const [key, value] of Object.entries(items)) localStorage.setItem(key, value);
+}"""
 CLOSE_DIALOGS_JS = "() => document.querySelectorAll('dialog[open]').forEach((d) => d.close())"
 
 
@@ -80,9 +84,13 @@ class TablePage:
         return engine.new_game(variant, seed)
 
     def load(self, game: engine.Game) -> None:
-        """Put ``game`` in the autosave slot and reload: the page resumes it."""
-        saved = json.dumps({"record": game.record(), "elapsed_ms": 0})
-        self.page.evaluate("(s) => localStorage.setItem('pp:v1:game', s)", saved)
+        """Put ``game`` in the autosave slot (as web/storage.py writes it) and reload: the
+        page resumes it, as after any reload."""
+        backend = MemoryBackend()
+        Storage(backend).save_game(game.record(), 0)
+        # Leave the app first (it saves its own game as it goes), onto any page of its origin.
+        self.page.goto("/pyscript.toml")
+        self.page.evaluate(SET_STORAGE_JS, backend.items)
         self.goto()
 
     def act(self, kind: str, **data) -> None:
@@ -99,7 +107,10 @@ class TablePage:
 
     def check(self, game: engine.Game) -> None:
         """The DOM shows exactly the position of the CPython ``game``."""
-        assert self.piles() == expected_piles(game)
+        dom, want = self.piles(), expected_piles(game)
+        wrong = {p: (dom.get(p), want.get(p)) for p in set(dom) | set(want)
+                 if dom.get(p) != want.get(p)}
+        assert not wrong, f"DOM != engine (pile: (dom, engine)): {wrong}"
 
     def text(self, selector: str) -> str:
         return self.page.inner_text(selector)
@@ -184,6 +195,8 @@ def make_session(browser, base_url: str, **options):
     log = Log()
     options.setdefault("viewport", {"width": 1280, "height": 800})
     context = browser.new_context(base_url=base_url, reduced_motion="reduce", **options)
+    # The plain-text page load() passes through has no icon link: Chromium asks for one.
+    context.route("**/favicon.ico", lambda route: route.fulfill(status=204, body=""))
     page = context.new_page()
     watch(context, page, base_url, log)
     return context, TablePage(page, log)
