@@ -187,9 +187,10 @@ export class Board {
     const reverse = this.family === "spider" && p.id[0] === "f";
     p.cards.forEach((rec, i) => {
       const [x, y] = offsets[i];
-      if (rec.x !== x || rec.y !== y || !rec.el.style.transform) {
+      if (rec.x !== x || rec.y !== y || rec.moved || !rec.el.style.transform) {
         rec.x = x;
         rec.y = y;
+        rec.moved = false;
         rec.el.style.transform = `translate(${x}px,${y}px)`;
       }
       if (reverse) rec.el.style.zIndex = String(20 - i);
@@ -266,6 +267,7 @@ export class Board {
   dragTo(recs, dx, dy) {
     for (const rec of recs) {
       this.dragged.set(rec.el, [dx, dy]);
+      rec.moved = true; // its transform is no longer its place: the next placement rewrites it
       rec.el.style.transform = `translate(${rec.x + dx}px,${rec.y + dy}px)`;
     }
   }
@@ -279,6 +281,7 @@ export class Board {
     for (const rec of recs) {
       const [dx, dy] = this.dragged.get(rec.el) || [0, 0];
       this.dragged.delete(rec.el);
+      rec.moved = false;
       rec.el.classList.remove("dragging");
       rec.el.style.transform = `translate(${rec.x}px,${rec.y}px)`;
       if (!MOTION.matches && (dx || dy)) {

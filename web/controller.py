@@ -268,7 +268,7 @@ class Table(PwaIntents):
         if isinstance(changes.get("four_colour"), bool):
             self.settings["four_colour"] = changes["four_colour"]
         self.storage.save_settings(self.settings)
-        return self.render("none")
+        return self.render("settings")
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -419,6 +419,8 @@ class Table(PwaIntents):
             payload["pile_names"] = {pid: labels.pile_name(variant, pid) for pid in piles}
             payload["settings"] = dict(self.settings)
             payload["variants"] = [[v, labels.title(v)] for v in engine.VARIANTS]
+        if event == "settings":
+            payload["settings"] = dict(self.settings)
         if event == "start":
             payload["card_names"] = labels.card_names()
         self.add_pwa_fields(payload)

@@ -92,7 +92,7 @@ class App {
       if (fresh) this.board.setup(payload.family, ids, payload.pile_names);
       this.ui.setVariants(payload.variants || [], payload.variant);
       this.ui.setSettings(this.settings);
-    } else if (payload.event === "none" && payload.settings) {
+    } else if (payload.event === "settings") {
       this.ui.setSettings(this.settings);
     }
     this.payload = payload;

@@ -26,6 +26,24 @@ PILES_JS = """() => Object.fromEntries(
         [...pile.querySelectorAll('[data-card]')].map((card) => card.dataset.card),
     ]))"""
 
+# Cards that are not where their pile puts them: a stacked pile's cards lie exactly on the
+# pile, a column's cards lie in its column below its top, a row's cards in its row.
+MISPLACED_JS = """() => {
+    const bad = [];
+    for (const pile of document.querySelectorAll('[data-pile]')) {
+        const p = pile.getBoundingClientRect();
+        const fan = pile.dataset.fan;
+        for (const card of pile.querySelectorAll('[data-card]')) {
+            const c = card.getBoundingClientRect();
+            const near = (a, b) => Math.abs(a - b) < 1.5;
+            const ok = fan === 'stack' ? near(c.x, p.x) && near(c.y, p.y)
+                : fan === 'down' ? near(c.x, p.x) && c.y >= p.y - 1
+                : near(c.y, p.y);
+            if (!ok) bad.push(`${pile.dataset.pile}:${card.dataset.card}@${c.x},${c.y}`);
+        }
+    }
+    return bad;
+}"""
 SET_STORAGE_JS = """(items) => {
     localStorage.clear();
     for (const [key, value] of Object.entries(items)) localStorage.setItem(key, value);
@@ -64,6 +82,9 @@ class TablePage:
     def goto(self, query: str = "", fresh: bool = False) -> None:
         """Load the page (``fresh``: with no saved game or settings first)."""
         if fresh and self.page.url.startswith("http"):
+            # Leave the app first: it saves its game when hidden, which would refill
+            # the storage just cleared (and a link then asks before leaving that game).
+            self.page.goto("/pyscript.toml")
             self.page.evaluate("() => localStorage.clear()")
         self.page.goto("/" + query)
         self.wait_ready()
@@ -111,6 +132,8 @@ class TablePage:
         wrong = {p: (dom.get(p), want.get(p)) for p in set(dom) | set(want)
                  if dom.get(p) != want.get(p)}
         assert not wrong, f"DOM != engine (pile: (dom, engine)): {wrong}"
+        misplaced = self.page.evaluate(MISPLACED_JS)
+        assert not misplaced, f"cards drawn away from their piles: {misplaced}"
 
     def text(self, selector: str) -> str:
         return self.page.inner_text(selector)

@@ -228,3 +228,14 @@ def test_unavailable_storage_still_plays():
     payload = table.start("")
     assert payload["status"] == "playing"
     assert table.handle("stock")["move_count"] in (0, 1)
+
+
+def test_settings_change_comes_back_in_the_payload_and_is_saved():
+    backend = MemoryBackend()
+    table = make_table(backend)
+    table.start("")
+    payload = table.handle("settings", {"tap": "select", "four_colour": False})
+    assert payload["settings"]["tap"] == "select" and payload["settings"]["four_colour"] is False
+    saved = Storage(backend).settings(engine.VARIANTS)
+    assert (saved["tap"], saved["four_colour"]) == ("select", False)
+    assert table.handle("settings", {"tap": "bogus"})["settings"]["tap"] == "select"
