@@ -7,6 +7,11 @@ given, then for each run opens a fresh browser context (empty HTTP cache, storag
 code cache) for the first visit and reloads the same page once for the reload figure
 (the HTTP cache revalidates against the server). When the page has registered a service
 worker, it also waits for it to be active and reloads once more with the network off.
+`--offline-runs N` (default 5) measures the installed app as a player meets it: one
+context visits, waits until the service worker controls the page and the Python snapshot
+is saved (web/pyodide-loader.mjs), then reloads N times with the network off and every
+request that would still leave aborted; it prints the median of those N and what the
+precache weighs.
 Times are read inside the page (performance.now(), whose origin is the navigation start),
 so Playwright's own round trips are not counted. It prints medians; it asserts nothing.
 Budgets (DESIGN.md): first visit <= 2.5 s; reload from the service worker's cache with the
@@ -86,6 +91,35 @@ def summary(name: str, runs: list[dict[str, float]], stages: bool) -> None:
                 print(f"    {stage:<20} median {statistics.median(values):.2f} s")
 
 
+def measure_offline(browser, url: str, runs: int, timeout_ms: float) -> list[dict[str, float]]:
+    """``runs`` offline reloads of the installed app (service worker + snapshot ready)."""
+    context = browser.new_context(service_workers="allow")
+    context.add_init_script(RECORDER)
+    page = context.new_page()
+    try:
+        measure(page, lambda: page.goto(url), timeout_ms)
+        page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=timeout_ms)
+        measure(page, page.reload, timeout_ms)  # controlled now: the snapshot gets made
+        page.wait_for_function("() => document.documentElement.dataset.snapshot",
+                               timeout=timeout_ms)
+        saved = page.evaluate("document.documentElement.dataset.snapshot")
+        if saved != "saved":
+            print(f"(no Python snapshot: {saved})")
+        context.set_offline(True)
+        left: list[str] = []
+        context.route("**/*", lambda route: (left.append(route.request.url), route.abort()))
+        results = []
+        for _ in range(runs):
+            marks = measure(page, page.reload, timeout_ms)
+            marks["snapshot"] = page.evaluate("(window.__pyodideStart || {}).snapshot")
+            results.append(marks)
+        if left:
+            print(f"requests that tried to leave while offline: {left}")
+        return results
+    finally:
+        context.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Measure start-up to a playable table.")
     parser.add_argument("--runs", type=int, default=5)
@@ -93,6 +127,8 @@ def main() -> int:
     parser.add_argument("--query", default="?game=spider-1&deal=1", help="appended to the URL")
     parser.add_argument("--stages", action="store_true", help="also print start-up stages")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per load")
+    parser.add_argument("--offline-runs", type=int, default=5,
+                        help="offline reloads of the installed app (0: skip)")
     args = parser.parse_args()
 
     if not args.url and not (ROOT / "vendor" / "VERSIONS").exists():
@@ -104,7 +140,7 @@ def main() -> int:
         server, base = start_server(ROOT)
     url = f"{base}/{args.query}"
 
-    first, reload, offline = [], [], []
+    first, reload, offline, installed = [], [], [], []
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -119,6 +155,9 @@ def main() -> int:
                     context.set_offline(True)
                     offline.append(measure(page, page.reload, args.timeout * 1000))
                 context.close()
+            if args.offline_runs:
+                installed = measure_offline(browser, url, args.offline_runs,
+                                            args.timeout * 1000)
             browser.close()
     finally:
         if server is not None:
@@ -128,6 +167,17 @@ def main() -> int:
     summary("first visit", first, args.stages)
     summary("reload", reload, args.stages)
     summary("offline reload", offline, args.stages)
+    if installed:
+        summary("offline reload, installed app (service worker + snapshot)", installed,
+                args.stages)
+        restored = sum(run.get("snapshot") == "restored" for run in installed)
+        print(f"    Python started from the snapshot in {restored} of {len(installed)} runs")
+    if not args.url:
+        from tools.precache import build_info
+
+        info = build_info(ROOT)
+        print(f"precache: {info['bytes']:,} bytes in {len(info['files'])} files "
+              f"(cache {info['cache']})")
     return 0
 
 
