@@ -44,6 +44,7 @@ MISPLACED_JS = """() => {
     }
     return bad;
 }"""
+APP_SHOWN_JS = "() => !!window.ppTable && !!document.querySelector('[data-pile]')"
 SET_STORAGE_JS = """(items) => {
     localStorage.clear();
     for (const [key, value] of Object.entries(items)) localStorage.setItem(key, value);
@@ -101,6 +102,8 @@ class TablePage:
 
     def new(self, variant: str, seed: int) -> engine.Game:
         """Start deal ``seed`` of ``variant`` in the open page (no reload)."""
+        if not self.page.evaluate(APP_SHOWN_JS):
+            self.goto()
         self.act("new", variant=variant, seed=seed)
         return engine.new_game(variant, seed)
 
