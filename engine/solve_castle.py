@@ -1,0 +1,195 @@
+"""Solver hooks for Beleaguered Castle (beleaguered-castle.txt).
+
+Keys: the rows sorted (any card may enter an empty row and building ignores suits, so
+rows are interchangeable) and nothing else (the foundations hold exactly the cards
+missing from the rows).
+
+Safe moves to the foundations, taken at once as part of a step: a card whose
+foundation takes it and whose rank is at most 2 above the lowest foundation. Proof
+sketch: only a card one rank lower could ever be placed on it; every such card can then
+go to its own foundation instead (its foundation holds at least rank - 2), and nothing
+is ever placed on it, since all cards two ranks lower are on the foundations already
+and foundation cards never come back. So a winning line stays winning with the card
+sent up first.
+"""
+
+from __future__ import annotations
+
+from .castle import F0, ROWS, CastleRules
+from .moves import Move
+from .solve_space import Child, Macro, Space
+from .state import Pile, State
+
+_SEP = b"\xff"
+
+
+class CastleSpace(Space):
+    """Beleaguered Castle's search space."""
+
+    rules: CastleRules
+    best_first = True
+
+    def score(self, state: State) -> int:
+        """Cards still in rows, cards above a lower card of their row; empty rows help."""
+        memo = self._row_scores
+        total = 0
+        for row in state.piles[:ROWS]:
+            value = memo.get(row)
+            if value is None:
+                value = memo[row] = _row_score(row)
+            total += value
+        return total
+
+    def __init__(self, rules: CastleRules) -> None:
+        super().__init__(rules)
+        self._row_scores: dict[Pile, int] = {}
+        ids = rules.pile_ids
+        self._to_foundation = {(s, f): Move(ids[s], ids[f]) for s in range(ROWS)
+                               for f in range(F0, F0 + 4)}
+        self._row_moves = {(s, d): Move(ids[s], ids[d]) for s in range(ROWS) for d in range(ROWS)}
+
+    def key(self, state: State) -> bytes:
+        """The rows as bytes, sorted."""
+        return _SEP.join(sorted(bytes(p) for p in state.piles[:ROWS]))
+
+    def is_won(self, state: State) -> bool:
+        """All rows empty."""
+        return not any(state.piles[:ROWS])
+
+    def settle(self, state: State) -> Child:
+        """Send up every card that is safe on its foundation; the moves and the result."""
+        piles = list(state.piles)
+        moves = _settle(piles, self._to_foundation)
+        return (tuple(moves), State(tuple(piles))) if moves else ((), state)
+
+    def children(self, state: State) -> list[Child]:
+        """Foundation moves, then moves onto a card one rank higher, then into one empty row."""
+        piles = state.piles
+        rows = piles[:ROWS]
+        tops = [p[-1] & 15 if p else 0 for p in rows]
+        empty = next((d for d in range(ROWS) if not rows[d]), None)
+        scored: list[tuple[int, int, int]] = []  # (-score, src, dst)
+        for s in range(ROWS):
+            row = rows[s]
+            if not row:
+                continue
+            card = row[-1]
+            rank = card & 15
+            f = F0 + ((card >> 4) & 3)
+            left = len(row) - 1
+            # what the move uncovers: a card its foundation takes next is worth most
+            if left:
+                under = row[-2]
+                uf = piles[F0 + ((under >> 4) & 3)]
+                uncover = 30 if len(uf) == (under & 15) - 1 else 0
+            else:
+                uncover = 20
+            if len(piles[f]) == rank - 1:
+                scored.append((-100 - uncover, s, f))
+            for d in range(ROWS):
+                if d != s and tops[d] == rank + 1:
+                    scored.append((-(10 + uncover - 5 * (rank == 13)), s, d))
+            if empty is not None and left:
+                scored.append((-(uncover - 15), s, empty))
+        scored.sort()
+        out: list[Child] = []
+        for _, s, d in scored:
+            new = list(piles)
+            new[d] = new[d] + (new[s][-1],)
+            new[s] = new[s][:-1]
+            first = self._to_foundation[(s, d)] if d >= F0 else self._row_moves[(s, d)]
+            auto = _settle(new, self._to_foundation)
+            if stuck(new):
+                continue  # no way on from there
+            macro: Macro = (first, *auto) if auto else (first,)
+            out.append((macro, State(tuple(new))))
+        return out
+
+
+def _row_score(row: Pile) -> int:
+    if not row:
+        return -W_EMPTY
+    total = 0
+    low = 99
+    prev = 99
+    for card in row:
+        rank = card & 15
+        total += W_CARD
+        if rank > low:
+            total += W_BLOCK
+        elif rank != prev - 1:
+            total += W_BREAK
+        low = min(low, rank)
+        prev = rank
+    return total
+
+
+W_EMPTY, W_CARD, W_BLOCK, W_BREAK = 4, 2, 3, 1
+
+
+def stuck(piles: tuple[Pile, ...] | list[Pile]) -> bool:
+    """True when no foundation move and no empty row can ever come again (so: lost).
+
+    An over-estimate of the cards that can ever be exposed, grown to a fixed point: the
+    row ends, and a card under one that can leave. A card can leave only onto a card one
+    rank higher that can be exposed and does not lie under it in its own row (with no
+    empty row and no foundation move, there is nowhere else to go).
+    """
+    rows = piles[:ROWS]
+    if not all(rows):
+        return False
+    takes = [len(piles[f]) + 1 for f in range(F0, F0 + 4)]
+    depth = [len(row) - 1 for row in rows]  # lowest position known exposable, per row
+    # for each rank, the (row, position) of exposable cards
+    exposed: list[list[tuple[int, int]]] = [[] for _ in range(15)]
+    for i, row in enumerate(rows):
+        card = row[-1]
+        if takes[(card >> 4) & 3] == card & 15:
+            return False
+        exposed[card & 15].append((i, depth[i]))
+    grown = True
+    while grown:
+        grown = False
+        for i, row in enumerate(rows):
+            p = depth[i]
+            if p < 0:
+                continue
+            rank = row[p] & 15
+            if not any(j != i or q > p for j, q in exposed[rank + 1]):
+                continue
+            if p == 0:
+                return False  # the row could be emptied
+            p = depth[i] = p - 1
+            card = row[p]
+            if takes[(card >> 4) & 3] == card & 15:
+                return False
+            exposed[card & 15].append((i, p))
+            grown = True
+    return True
+
+
+def _settle(piles: list[Pile], to_foundation: dict[tuple[int, int], Move]) -> list[Move]:
+    """Send up safe cards in place (rank <= lowest foundation + 2); the moves made."""
+    moves: list[Move] = []
+    found = True
+    while found:
+        found = False
+        low = min(len(piles[f]) for f in range(F0, F0 + 4))
+        for s in range(ROWS):
+            row = piles[s]
+            if row:
+                card = row[-1]
+                rank = card & 15
+                f = F0 + ((card >> 4) & 3)
+                if rank <= low + 2 and len(piles[f]) == rank - 1:
+                    piles[f] = piles[f] + (card,)
+                    piles[s] = row[:-1]
+                    moves.append(to_foundation[(s, f)])
+                    found = True
+                    break
+    return moves
+
+
+def space(rules: CastleRules) -> CastleSpace:
+    """The search space of Beleaguered Castle."""
+    return CastleSpace(rules)
