@@ -33,6 +33,7 @@ function showUpdate(worker) {
 let wanted = false;
 
 function watch(registration) {
+  if (!registration) return; // service workers blocked (some browser settings, tests)
   if (registration.waiting && sw.controller) showUpdate(registration.waiting);
   registration.addEventListener("updatefound", () => {
     const worker = registration.installing;
