@@ -15,8 +15,13 @@ def test_pyscript_toml_lists_every_python_module():
 
 
 def test_pyscript_toml_loads_pyodide_from_vendor():
+    # The interpreter module is web/pyodide-loader.mjs (it adds the memory snapshot), which
+    # loads Pyodide itself from ./vendor/.
     config = tomllib.loads(check.CONFIG.read_text())
-    assert config["interpreter"] == "./vendor/pyodide/pyodide.mjs"
+    assert config["interpreter"] == "./web/pyodide-loader.mjs"
+    loader = (check.ROOT / "web" / "pyodide-loader.mjs").read_text()
+    assert 'from "../vendor/pyodide/pyodide.mjs"' in loader
+    assert 'new URL("../vendor/pyodide/", import.meta.url)' in loader
 
 
 def test_rewrite_replaces_only_the_files_table(tmp_path):
