@@ -57,7 +57,7 @@ function cacheKey(request, url) {
 
 async function respond(request, url) {
   const cache = await ourCache();
-  const hit = await cache.match(cacheKey(request, url));
+  const hit = await cache.match(cacheKey(request, url), { ignoreVary: true });
   return hit || fetch(request);
 }
 

@@ -46,7 +46,9 @@ export async function loadPyodide(options = {}) {
   if (saved) {
     try {
       const pyodide = await pyodideLoad({ ...config, _loadSnapshot: saved.arrayBuffer() });
-      pyodide.runPython("1"); // the restored interpreter answers
+      // The restored interpreter answers; a random module imported before the snapshot
+      // would replay the same numbers on every start, so it gets fresh entropy.
+      pyodide.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()");
       report.snapshot = "restored";
       return pyodide;
     } catch (error) {
