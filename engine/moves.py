@@ -35,12 +35,12 @@ def read_move(text: str) -> Move:
     """The move a text names, without checking legality; ValueError if unreadable."""
     if not isinstance(text, str):
         raise ValueError(f"a move is text such as 't3-t7:4', not {type(text).__name__}")
-    body, _, count_text = text.strip().partition(":")
+    body, colon, count_text = text.strip().partition(":")
     src, sep, dst = body.partition("-")
     if not sep or not src or not dst:
         raise ValueError(f"unreadable move {text!r}: write it as src-dst or src-dst:count")
     count = 1
-    if count_text:
+    if colon:
         if not (count_text.isascii() and count_text.isdigit()) or int(count_text) < 1:
             raise ValueError(f"unreadable move {text!r}: the count must be a whole number >= 1")
         count = int(count_text)

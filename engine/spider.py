@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .cards import DOWN, KING, RANK_MASK, SUIT_MASK, standard_deck
 from .moves import Move
-from .piles import flip_top, move_cards
+from .piles import check_faces, flip_top, move_cards
 from .rng import shuffled
 from .state import Pile, Rules, State
 
@@ -117,6 +117,24 @@ class SpiderRules(Rules):
             f = next(i for i in range(COLUMNS, COLUMNS + FOUNDATIONS) if not piles[i])
             piles[f] = piles[col][-KING:]
             piles[col] = flip_top(piles[col][:-KING])
+
+    def check(self, state: State) -> None:
+        """ValueError for a position no Spider game could reach in that shape.
+
+        Card counts are not checked, so tests may set up small positions freely.
+        """
+        if sum(map(len, state.piles)) > len(self.deck):
+            raise ValueError(f"{self.variant} has {len(self.deck)} cards")
+        check_faces([state.piles[STOCK]], True, "stock")
+        for pile in state.piles[:COLUMNS]:
+            if any(a & DOWN < b & DOWN for a, b in zip(pile, pile[1:], strict=False)):
+                raise ValueError("a face-down card cannot lie on a face-up one")
+        founds = state.piles[COLUMNS:STOCK]
+        for i, pile in enumerate(founds):
+            if pile and not _complete_run(pile) or len(pile) not in (0, KING):
+                raise ValueError(f"f{i} must be empty or hold one King..Ace run of one suit")
+            if pile and i and not founds[i - 1]:
+                raise ValueError("cleared runs fill the foundations from f0 on")
 
     def is_won(self, state: State) -> bool:
         """Won when all eight sequences are cleared."""
