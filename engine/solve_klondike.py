@@ -142,65 +142,80 @@ class KlondikeSpace(Space):
         return moves
 
     def children(self, state: State) -> list[Child]:
-        """Column, talon and foundation plays, most promising first."""
+        """Column, talon and foundation plays that have a use, most promising first."""
         piles = state.piles
+        if dead(piles):
+            return []
         ids = self._ids
         columns = piles[:COLUMNS]
         pruned = self.pruned
         empty = next((d for d in range(COLUMNS) if not columns[d]), None)
         found = [len(piles[F0 + s]) for s in range(4)]
+        cards = talon(piles)
+        runs = [_run(column) for column in columns]
+        # cards that can be played at once: talon, column runs, foundation tops
+        free = set(cards)
+        for column, run in zip(columns, runs, strict=True):
+            free.update(column[len(column) - run:])
+        tops = [piles[F0 + s][-1] for s in range(4) if found[s]]
+        free.update(tops)
+        # where each card fits: card -> columns whose top takes it
+        fits: dict[int, list[int]] = {}
+        for d, column in enumerate(columns):
+            if column:
+                top = column[-1]
+                rank = top & RANK_MASK
+                if rank > 1:
+                    for suit in _OTHER_COLOUR[(top >> 4) & 3]:
+                        fits.setdefault(suit << 4 | (rank - 1), []).append(d)
         out: list[tuple[int, int, Macro, list[Pile]]] = []
-        order = 0
 
         def add(priority: int, macro: Macro, new: list[Pile]) -> None:
-            nonlocal order
-            order += 1
-            out.append((-priority, order, macro, new))
+            out.append((-priority, len(out), macro, new))
 
         for s in range(COLUMNS):
             column = columns[s]
-            if not column or column[-1] & DOWN:
+            n, run = len(column), runs[s]
+            if not run:
                 continue
             top = column[-1]
             suit = (top >> 4) & 3
-            n = len(column)
             if found[suit] == (top & RANK_MASK) - 1:
                 new = list(piles)
                 _move(new, s, F0 + suit, 1)
                 add(60 + _reveals(column, 1), (Move(ids[s], ids[F0 + suit]),), new)
-            k = 1
-            while k <= n and not column[-k] & DOWN:
+            for k in range(1, run + 1):
                 card = column[-k]
-                if k > 1:
-                    above = column[-k + 1]
-                    if not _fits(above, (card,)):
-                        break
-                whole = k == n or column[-k - 1] & DOWN
-                if not whole and pruned:
+                targets = list(fits.get(card, ()))
+                if card & RANK_MASK == KING and empty is not None and k < n:
+                    targets.append(empty)  # one empty column stands for all
+                if not targets:
+                    continue
+                if k == n:  # the column empties: of use only to a King that can go there
+                    if not _king_waits(columns, runs, free, s):
+                        continue
+                    gain = 30
+                elif k == run:  # turns a card over
+                    gain = 50
+                else:  # uncovers a face-up card: of use only if it can be used at once
                     under = column[-k - 1]
-                    if found[(under >> 4) & 3] != (under & RANK_MASK) - 1:
-                        k += 1
+                    to_foundation = found[(under >> 4) & 3] == (under & RANK_MASK) - 1
+                    if not to_foundation and (pruned or not _uncovered_use(
+                            columns, runs, s, k, free, fits, empty)):
                         continue
-                for d in range(COLUMNS):
-                    if d == s:
-                        continue
-                    target = columns[d]
-                    if not target and (d != empty or k == n):
-                        continue  # one empty column stands for all; a whole column
-                        # moving to an empty one only renames it
-                    if not _fits(card, target):
-                        continue
+                    gain = 45 if to_foundation else 0
+                for d in targets:
                     new = list(piles)
                     _move(new, s, d, k)
-                    gain = 40 + 10 * _reveals(column, k) if whole else 5
                     add(gain, (Move(ids[s], ids[d], k),), new)
-                k += 1
-        cards = talon(piles)
         for j, card in enumerate(cards):
             suit = (card >> 4) & 3
             to_found = found[suit] == (card & RANK_MASK) - 1
-            targets = [d for d in range(COLUMNS)
-                       if (columns[d] or d == empty) and _fits(card, columns[d])]
+            targets = fits.get(card, [])
+            if card & RANK_MASK == KING and empty is not None:
+                targets = [empty]
+            if targets and not _can_follow(card, free):
+                targets = []  # a card placed in the tableau must take a card at once
             if not to_found and not targets:
                 continue
             lead = tuple(talon_macro(piles, j))
@@ -208,27 +223,101 @@ class KlondikeSpace(Space):
                 new = list(piles)
                 take_from_talon(new, cards, j)
                 new[F0 + suit] = new[F0 + suit] + (card,)
-                add(30, (*lead, Move("waste", ids[F0 + suit])), new)
+                add(40, (*lead, Move("waste", ids[F0 + suit])), new)
             for d in targets:
                 new = list(piles)
                 take_from_talon(new, cards, j)
                 new[d] = new[d] + (card,)
-                add(20 if columns[d] else 10, (*lead, Move("waste", ids[d])), new)
-        for suit in range(4):
-            if not found[suit]:
+                add(20, (*lead, Move("waste", ids[d])), new)
+        for card in tops:
+            targets = fits.get(card, [])
+            if card & RANK_MASK == KING and empty is not None:
+                targets = [empty]
+            if not targets or not (_can_follow(card, free) or _below_fits(card, columns)):
                 continue
-            card = piles[F0 + suit][-1]
-            for d in range(COLUMNS):
-                if (columns[d] or d == empty) and _fits(card, columns[d]):
-                    new = list(piles)
-                    _move(new, F0 + suit, d, 1)
-                    add(-10, (Move(ids[F0 + suit], ids[d]),), new)
+            f = F0 + ((card >> 4) & 3)
+            for d in targets:
+                new = list(piles)
+                _move(new, f, d, 1)
+                add(-10, (Move(ids[f], ids[d]),), new)
         out.sort(key=lambda item: item[:2])
         result: list[Child] = []
         for _, _, macro, new in out:
             auto = self._settle(new)
             result.append(((*macro, *auto) if auto else macro, State(tuple(new))))
         return result
+
+
+def _run(column: Pile) -> int:
+    """How many top cards of ``column`` form a face-up run down in alternating colours."""
+    n = len(column)
+    if not n or column[-1] & DOWN:
+        return 0
+    k = 1
+    while k < n:
+        below, above = column[-k - 1], column[-k]
+        if (below & DOWN or (below & RANK_MASK) != (above & RANK_MASK) + 1
+                or _RED[below >> 4] == _RED[above >> 4]):
+            break
+        k += 1
+    return k
+
+
+_RED = (False, True, True, False)
+
+
+def _can_follow(card: int, free: set[int]) -> bool:
+    """A free card one rank lower in the other colour could go on ``card`` at once."""
+    rank = (card & RANK_MASK) - 1
+    return rank > 0 and any(s << 4 | rank in free for s in _OTHER_COLOUR[(card >> 4) & 3])
+
+
+def _below_fits(card: int, columns: tuple[Pile, ...]) -> bool:
+    """The card under ``card`` on its foundation (same suit, one lower) fits a column top."""
+    rank = card & RANK_MASK
+    red = _RED[(card >> 4) & 3]
+    return rank > 1 and any(c and (c[-1] & RANK_MASK) == rank and _RED[(c[-1] >> 4) & 3] != red
+                            for c in columns)
+
+
+def _king_waits(columns: tuple[Pile, ...], runs: list[int], free: set[int], src: int) -> bool:
+    """A King could enter a column emptied now: from the talon, a foundation, or a run
+    in another column with cards under it."""
+    for suit in range(4):
+        king = suit << 4 | KING
+        if king not in free:
+            continue
+        for c, column in enumerate(columns):
+            if king in column[len(column) - runs[c]:]:
+                if c != src and column[0] != king:
+                    return True
+                break
+        else:
+            return True  # in the talon or on a foundation
+    return False
+
+
+def _uncovered_use(columns: tuple[Pile, ...], runs: list[int], s: int, k: int,
+                   free: set[int], fits: dict[int, list[int]], empty: int | None) -> bool:
+    """Moving the top ``k`` cards of column ``s`` uncovers a face-up card E; True when E can be
+    used at once: a free card (not the one moved) can go on it, or E, with the run under it,
+    can move (its foundation was checked by the caller)."""
+    column = columns[s]
+    moved, uncovered = column[-k], column[-k - 1]
+    rank = (uncovered & RANK_MASK) - 1
+    if rank > 0:
+        for suit in _OTHER_COLOUR[(uncovered >> 4) & 3]:
+            card = suit << 4 | rank
+            if card != moved and card in free:
+                return True
+    n = len(column)
+    for depth in range(k + 1, runs[s] + 1):  # E and the run cards under it
+        card = column[-depth]
+        if any(d != s for d in fits.get(card, ())):
+            return True
+        if card & RANK_MASK == KING and empty is not None and depth < n:
+            return True
+    return False
 
 
 def _move(piles: list[Pile], src: int, dst: int, count: int) -> None:
@@ -270,3 +359,85 @@ W_DOWN, W_UP, W_TALON, W_EMPTY = 15, 5, 5, 2
 def space(rules: KlondikeRules) -> KlondikeSpace:
     """The search space of Klondike."""
     return KlondikeSpace(rules)
+
+
+def _successors(card: int) -> tuple[int, int]:
+    """The two cards ``card`` may be built on: one rank higher, the other colour."""
+    rank = (card & RANK_MASK) + 1
+    a, b = _OTHER_COLOUR[(card >> 4) & 3]
+    return a << 4 | rank, b << 4 | rank
+
+
+def dead(piles: tuple[Pile, ...] | list[Pile]) -> bool:
+    """True when some card can provably never reach its foundation (so: lost).
+
+    A least fixed point over-estimates what can ever happen, ignoring that a card can hold
+    only one card at a time and the order of events:
+
+    - a column card is *uncovered* if it is a column's top or the card on it can leave;
+    - a column card can *leave* when it can move (it is in the top run or uncovered) and
+      it can go to its foundation (uncovered, and the card below it in its suit can), or
+      onto a card of one rank higher and the other colour that can lie exposed, or, as a
+      King, into a column that can be emptied (a column whose bottom card, not a King,
+      can leave);
+    - a talon or foundation card can lie exposed in a column if it has such a place;
+    - a card can reach its foundation if the card below it in its suit can and it lies
+      in the talon or is uncovered.
+
+    A card under another in the same column only becomes uncovered if some run card
+    between them left and took the upper one along, so no exception is needed for it.
+    """
+    columns = piles[:COLUMNS]
+    place: dict[int, tuple[int, int]] = {}  # column card (face up) -> (column, position)
+    for c, column in enumerate(columns):
+        for p, card in enumerate(column):
+            place[card & _UP] = (c, p)
+    uncovered: set[int] = set()
+    movable: set[int] = set()
+    for column, run in zip(columns, (_run(c) for c in columns), strict=True):
+        if column:
+            uncovered.add(column[-1])
+            movable.update(column[len(column) - run:])
+    loose = set(talon(piles))  # talon and foundation cards
+    home: set[int] = set()  # cards that can ever reach the foundation
+    for s in range(4):
+        home.update(piles[F0 + s])
+        loose.update(piles[F0 + s])
+    placed: set[int] = set()  # talon and foundation cards that can lie exposed in a column
+    left: set[int] = set()  # column cards that can leave their place
+    emptyable = any(not column for column in columns)
+    order = list(place) + list(loose)
+    grown = True
+    while grown:
+        grown = False
+        for card in order:
+            spot = place.get(card)
+            free = spot is None or card in uncovered
+            rank = card & RANK_MASK
+            if card not in home and free and (rank == 1 or (card - 1) in home):
+                home.add(card)
+                grown = True
+            if spot is not None and card in left:
+                continue
+            if spot is None:
+                if card in placed:
+                    continue
+            elif not (free or card in movable):
+                continue
+            a, b = _successors(card)
+            fits = ((rank == KING and emptyable) or a in uncovered or a in placed
+                    or b in uncovered or b in placed)
+            if spot is None:
+                if fits:
+                    placed.add(card)
+                    grown = True
+                continue
+            if fits or (free and card in home):
+                left.add(card)
+                grown = True
+                c, p = spot
+                if p:
+                    uncovered.add(columns[c][p - 1] & _UP)
+                elif rank != KING:
+                    emptyable = True
+    return len(home) < 52
