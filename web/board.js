@@ -73,7 +73,7 @@ export class Board {
     this.geom = layout(this.family, [...this.piles.keys()], this.size[0], this.size[1]);
     for (const p of this.piles.values()) p.geom = this.geom.piles[p.id];
     this.applyGeometry();
-    for (const p of this.piles.values()) this.placePile(p, false);
+    for (const p of this.piles.values()) this.placePile(p);
   }
 
   applyGeometry() {
@@ -101,7 +101,8 @@ export class Board {
   }
 
   // Make the DOM show `piles` ({id: [text|"down", ...]}); `hint` = [src, dst] of the move.
-  update(piles, hint) {
+  // `animate` false: cards just appear in place (a new deal moves every card at once).
+  update(piles, hint, animate = true) {
     this.finishAnimations();
     const leaving = [];
     const needs = [];
@@ -126,7 +127,7 @@ export class Board {
         const rec = old[flipped];
         rec.text = next[flipped];
         setFace(rec.el, rec.text);
-        this.animateFlip(rec.el);
+        if (animate) this.animateFlip(rec.el);
       }
       p.cards = old.slice(0, keep);
       for (let i = keep; i < next.length; i++) needs.push({ pile: p, index: i, text: next[i] });
@@ -171,17 +172,17 @@ export class Board {
       need.pile.el.append(rec.el);
       placed.push([rec, need.pile, from]);
     }
-    for (const p of changed) this.placePile(p, false);
+    for (const p of changed) this.placePile(p);
     this.dragged.clear();
     for (const [rec, p, from] of placed) {
       rec.el.classList.remove("dragging");
-      if (from) this.animateMove(rec, p, from);
+      if (from && animate) this.animateMove(rec, p, from);
     }
     this.refreshPileState(changed);
     return true;
   }
 
-  placePile(p, animate) {
+  placePile(p) {
     const texts = p.cards.map((c) => c.text);
     const offsets = fanOffsets(p.geom, texts, this.geom.cw, this.geom.ch);
     const reverse = this.family === "spider" && p.id[0] === "f";
@@ -195,7 +196,6 @@ export class Board {
       }
       if (reverse) rec.el.style.zIndex = String(20 - i);
     });
-    void animate;
   }
 
   refreshPileState(piles) {
@@ -273,6 +273,7 @@ export class Board {
   }
 
   startDrag(recs) {
+    this.finishAnimations();
     for (const rec of recs) rec.el.classList.add("dragging");
   }
 

@@ -6,6 +6,7 @@ JavaScript as a single proxy; every player action is one call to it (see web/tab
 web/table.js sets ``<html data-app="ready">`` once the first table is drawn.
 """
 
+import gc
 import json
 
 from pyscript import document, window
@@ -63,6 +64,10 @@ def main() -> None:
         # The link has done its work: a reload resumes the autosave, not the link's deal.
         window.history.replaceState(None, "", window.location.pathname)
     window.ppTable.start(window.ppDispatch, json.dumps(first, separators=(",", ":")))
+    # Everything alive now (the interpreter, the engine, this module) lives as long as the
+    # page: take it out of the collector's sight, so that a full collection during play
+    # scans only the game's own objects (measured in Pyodide: ~10 ms -> ~0.2 ms).
+    gc.freeze()
 
 
 try:

@@ -106,7 +106,8 @@ class App {
     }
     const hintMove = payload.move;
     this.board.clearMarks("hint");
-    this.board.update(payload.piles, hintMove);
+    const quiet = payload.event === "new" || payload.event === "start";
+    this.board.update(payload.piles, hintMove, !quiet);
     if (this.board.dragged.size) {
       this.board.cancelDrag([...this.board.dragged.keys()].map((el) => this.recOf(el)).filter(Boolean));
     }
