@@ -45,6 +45,7 @@ export class Board {
       el.setAttribute("role", "group");
       el.setAttribute("aria-label", this.names[id] || id);
       el.tabIndex = geom.inert.includes(id) ? -1 : 0;
+      el.toggleAttribute("data-empty", true);
       if (id === "stock") el.setAttribute("aria-roledescription", "stock");
       this.root.append(el);
       this.piles.set(id, { id, el, geom: geom.piles[id], cards: [] });

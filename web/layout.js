@@ -124,7 +124,7 @@ function doublets(ids, W, H) {
   piles.stock = slot(cx - Math.round(cw * 0.65), y4, cw, ch);
   piles.waste = slot(cx + Math.round(cw * 0.65), y4, cw, ch);
   const labels = {
-    needs: { x: cx + cw / 2, y: row(2) + ch / 2, w: sx * 2 - cw },
+    needs: { x: cx + cw / 2, y: row(2) + ch * 0.6, w: sx * 2 - cw },
     stock: { x: piles.stock.x + cw / 2, y: y4 + ch / 2, w: cw },
   };
   const nav = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "f0", "stock", "waste"];
@@ -161,7 +161,7 @@ export function fanOffsets(geom, cards, cw, ch) {
   const vertical = geom.fan === "down";
   const size = vertical ? ch : cw;
   let dDown = vertical ? ch * 0.1 : cw * 0.18;
-  let dUp = vertical ? ch * 0.28 : cw * 0.6;
+  let dUp = vertical ? ch * 0.32 : cw * 0.6;
   const minDown = vertical ? ch * 0.045 : cw * 0.1;
   const minUp = vertical ? ch * 0.19 : cw * 0.32;
   let downGaps = 0;

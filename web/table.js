@@ -133,9 +133,9 @@ class App {
       this.board.setLabel("stock", info.deals_left ? String(info.deals_left) : "");
     } else if (payload.family === "doublets") {
       const need = info.needs === "T" ? "10" : info.needs;
-      this.board.setLabel("needs", need ? `Needs ${need}` : "");
+      this.board.setLabel("needs", need ? `Foundation\nneeds ${need}` : "");
       const left = info.redeals_left;
-      this.board.setLabel("stock", payload.piles.stock.length ? "" : left ? `↻ ${left}` : "✕");
+      this.board.setLabel("stock", left === undefined ? "" : `↻ ${left}`);
     } else if (payload.family === "klondike") {
       this.board.setLabel("stock", payload.piles.stock.length ? "" : payload.piles.waste.length ? "↻" : "");
     }
