@@ -76,6 +76,7 @@ class TablePage:
 
     def __init__(self, page, log: Log) -> None:
         self.page = page
+        self.context = page.context
         self.log = log
 
     # -- opening ---------------------------------------------------------------------

@@ -1,0 +1,85 @@
+"""Accessibility basics and the page around the table (issue 4): accessible names for cards
+and piles, nothing about a face-down card anywhere in the DOM, a polite live region, a
+loading screen with real progress, Share and Stats controls that answer."""
+
+from __future__ import annotations
+
+import engine
+from engine.cards import parse_card
+from tests.e2e.table_helpers import _desk, _table, first_move  # noqa: F401 (fixtures)
+
+LABELS_JS = """() => [...document.querySelectorAll('[data-pile]')].map((p) => [
+    p.dataset.pile, p.getAttribute('aria-label'),
+    [...p.querySelectorAll('[data-card]')].map((c) => c.getAttribute('aria-label'))])"""
+PROGRESS_JS = """() => {
+    window.ppProgress = [];
+    new MutationObserver(() => {
+        const bar = document.getElementById('loading-bar');
+        if (bar && bar.hasAttribute('value')) window.ppProgress.push(Number(bar.value));
+    }).observe(document, {subtree: true, attributes: true, attributeFilter: ['value']});
+}"""
+
+
+def test_cards_and_piles_have_accessible_names(table):
+    game = table.open("klondike", 5)
+    position = game.position()["piles"]
+    for pile, label, names in table.page.evaluate(LABELS_JS):
+        assert label, pile
+        want = [engine.card_name(parse_card(c)) for c in position[pile]]
+        assert names == want, pile
+    assert table.page.get_attribute('[data-pile="t0"]', "aria-label") == "Column 1"
+    assert table.page.get_attribute('[data-pile="f1"]', "aria-label") == "Hearts foundation"
+
+
+def test_the_dom_never_reveals_a_face_down_card(table):
+    game = table.open("klondike", 5)
+    hidden = [c.upper() for cards in game.position()["piles"].values() for c in cards
+              if c.islower()]
+    assert len(hidden) == 21 + 24
+    html = table.page.content()
+    for text in hidden:  # one deck: each text and name belongs to this hidden card alone
+        assert f'"{text}"' not in html and f"'{text}'" not in html, text
+        assert engine.card_name(parse_card(text)) not in html, text
+
+
+def test_the_live_region_says_what_happened(table):
+    game = table.new("beleaguered-castle", 1)
+    assert table.page.get_attribute("#announce", "aria-live") == "polite"
+    move = first_move(game)
+    card = game.position()["piles"][move.src][-1]
+    table.drag(move.src, table.count(move.src) - 1, move.dst)
+    assert engine.card_name(parse_card(card)) in table.announced()
+    table.page.keyboard.press("u")
+    assert "undone" in table.announced()
+
+
+SHARED_JS = """() => {
+    const link = [...document.querySelectorAll('dialog[open] input')].map((i) => i.value);
+    return link.join(' ') + ' ' + document.getElementById('announce').textContent;
+}"""
+
+
+def test_share_and_stats_answer(table):
+    """Share gives the deal's link (share sheet, clipboard or a dialog); Stats opens."""
+    table.new("spider-2", 77)
+    page = table.page
+    table.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.click('[data-action="share"]')
+    page.wait_for_function(f"({SHARED_JS})().match(/deal=77|[Ll]ink/)")
+    if "deal=77" not in page.evaluate(SHARED_JS):
+        assert "deal=77" in page.evaluate("navigator.clipboard.readText()")
+    table.close_dialogs()
+    page.click('[data-action="stats"]')
+    page.wait_for_selector("dialog[open]")
+    table.close_dialogs()
+
+
+def test_the_loading_screen_shows_progress_until_the_table_is_ready(table):
+    page = table.page
+    page.add_init_script(f"({PROGRESS_JS})()")
+    table.goto("?game=doublets&deal=3", fresh=True)
+    values = page.evaluate("window.ppProgress")
+    assert len(set(values)) >= 3, values
+    assert values == sorted(values) and values[-1] >= 90
+    assert not page.is_visible("#loading")
+    table.check(engine.new_game("doublets", 3))
