@@ -361,11 +361,17 @@ def space(rules: KlondikeRules) -> KlondikeSpace:
     return KlondikeSpace(rules)
 
 
-def _successors(card: int) -> tuple[int, int]:
-    """The two cards ``card`` may be built on: one rank higher, the other colour."""
-    rank = (card & RANK_MASK) + 1
-    a, b = _OTHER_COLOUR[(card >> 4) & 3]
-    return a << 4 | rank, b << 4 | rank
+def _pair(card: int, step: int) -> tuple[int, ...]:
+    """The two cards of rank ``rank + step`` in the other colour (none off the ends)."""
+    rank = (card & RANK_MASK) + step
+    if not 1 <= rank <= KING:
+        return ()
+    return tuple(s << 4 | rank for s in _OTHER_COLOUR[(card >> 4) & 3])
+
+
+_ONTO = [_pair(c, 1) for c in range(64)]  # the cards a card may be built on
+_TAKES = [_pair(c, -1) for c in range(64)]  # the cards that may be built on a card
+_KINGS = tuple(s << 4 | KING for s in range(4))
 
 
 def dead(piles: tuple[Pile, ...] | list[Pile]) -> bool:
@@ -382,62 +388,77 @@ def dead(piles: tuple[Pile, ...] | list[Pile]) -> bool:
       can leave);
     - a talon or foundation card can lie exposed in a column if it has such a place;
     - a card can reach its foundation if the card below it in its suit can and it lies
-      in the talon or is uncovered.
+      in the talon or on a foundation, or is uncovered.
 
     A card under another in the same column only becomes uncovered if some run card
     between them left and took the upper one along, so no exception is needed for it.
     """
-    columns = piles[:COLUMNS]
-    place: dict[int, tuple[int, int]] = {}  # column card (face up) -> (column, position)
-    for c, column in enumerate(columns):
-        for p, card in enumerate(column):
-            place[card & _UP] = (c, p)
-    uncovered: set[int] = set()
-    movable: set[int] = set()
-    for column, run in zip(columns, (_run(c) for c in columns), strict=True):
-        if column:
-            uncovered.add(column[-1])
-            movable.update(column[len(column) - run:])
-    loose = set(talon(piles))  # talon and foundation cards
-    home: set[int] = set()  # cards that can ever reach the foundation
+    under = [-1] * 64  # column card -> the card under it (0 for the bottom card)
+    in_column = [False] * 64
+    movable = [False] * 64
+    uncovered = [False] * 64
+    home = [False] * 64
+    exposed = [False] * 64  # uncovered column cards, and loose cards that found a place
+    left = [False] * 64
+    work: list[int] = []
+    emptyable = False
+    for column in piles[:COLUMNS]:
+        if not column:
+            emptyable = True
+            continue
+        below = 0
+        for card in column:
+            card &= _UP
+            in_column[card] = True
+            under[card] = below
+            below = card
+        for card in column[len(column) - _run(column):]:
+            movable[card] = True
+        top = column[-1]
+        uncovered[top] = exposed[top] = True
+        work.append(top)
+        work.extend(_TAKES[top])
+    for card in talon(piles):
+        work.append(card)
+    count = 0
     for s in range(4):
-        home.update(piles[F0 + s])
-        loose.update(piles[F0 + s])
-    placed: set[int] = set()  # talon and foundation cards that can lie exposed in a column
-    left: set[int] = set()  # column cards that can leave their place
-    emptyable = any(not column for column in columns)
-    order = list(place) + list(loose)
-    grown = True
-    while grown:
-        grown = False
-        for card in order:
-            spot = place.get(card)
-            free = spot is None or card in uncovered
-            rank = card & RANK_MASK
-            if card not in home and free and (rank == 1 or (card - 1) in home):
-                home.add(card)
-                grown = True
-            if spot is not None and card in left:
+        for card in piles[F0 + s]:
+            home[card] = True
+            count += 1
+        work.extend(piles[F0 + s])
+    work.extend(c for c in range(64) if movable[c])
+    while work:
+        card = work.pop()
+        rank = card & RANK_MASK
+        if in_column[card]:
+            free = uncovered[card]
+            if not home[card] and free and (rank == 1 or home[card - 1]):
+                home[card] = True
+                count += 1
+                if rank < KING:
+                    work.append(card + 1)
+            if left[card] or not (free or movable[card]):
                 continue
-            if spot is None:
-                if card in placed:
-                    continue
-            elif not (free or card in movable):
+            if not ((free and home[card]) or (rank == KING and emptyable)
+                    or any(exposed[c] for c in _ONTO[card])):
                 continue
-            a, b = _successors(card)
-            fits = ((rank == KING and emptyable) or a in uncovered or a in placed
-                    or b in uncovered or b in placed)
-            if spot is None:
-                if fits:
-                    placed.add(card)
-                    grown = True
-                continue
-            if fits or (free and card in home):
-                left.add(card)
-                grown = True
-                c, p = spot
-                if p:
-                    uncovered.add(columns[c][p - 1] & _UP)
-                elif rank != KING:
-                    emptyable = True
-    return len(home) < 52
+            left[card] = True
+            below = under[card]
+            if below:
+                uncovered[below] = exposed[below] = True
+                work.append(below)
+                work.extend(_TAKES[below])
+            elif rank != KING and not emptyable:
+                emptyable = True
+                work.extend(_KINGS)
+        else:
+            if not home[card] and (rank == 1 or home[card - 1]):
+                home[card] = True
+                count += 1
+                if rank < KING:
+                    work.append(card + 1)
+            if not exposed[card] and ((rank == KING and emptyable)
+                                      or any(exposed[c] for c in _ONTO[card])):
+                exposed[card] = True
+                work.extend(_TAKES[card])
+    return count < 52
