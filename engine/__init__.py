@@ -9,6 +9,9 @@ Runs unchanged in CPython and in Pyodide. The public API::
     game.status, game.move_count, game.undo_count
     game.position(); game.record(); engine.replay(record)
     engine.parse_move(game, "t3-t7:2"); engine.IllegalMove
+    engine.solve(game, budget_ms=1000)       # Solution: result won|lost|unknown, moves
+    engine.Solver(game).step(ms=30)          # the same, in slices (browser)
+    engine.winnable_deals("klondike")        # deal numbers proved winnable
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from .cards import card_name, card_text, parse_card
 from .game import Game, from_position, new_game, parse_move, replay
 from .hint import hint
 from .moves import IllegalMove, Move
+from .solver import Solution, Solver, solve, winnable_deals
 from .variants import VARIANTS
 
 __all__ = [
@@ -24,6 +28,8 @@ __all__ = [
     "Game",
     "IllegalMove",
     "Move",
+    "Solution",
+    "Solver",
     "card_name",
     "card_text",
     "from_position",
@@ -32,4 +38,6 @@ __all__ = [
     "parse_card",
     "parse_move",
     "replay",
+    "solve",
+    "winnable_deals",
 ]
