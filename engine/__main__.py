@@ -1,6 +1,9 @@
-"""Command line: ``python -m engine deal VARIANT SEED`` and ``play VARIANT SEED MOVE...``.
+"""Command line: ``python -m engine deal VARIANT SEED`` and ``play VARIANT SEED MOVE...``
+print positions as JSON; ``solve VARIANT SEED [MOVE...] [--budget-ms N] [--json]`` runs the
+solver from the deal (or from the position after the moves); ``winnable VARIANT --count N``
+lists deal numbers the solver proves winnable.
 
-Prints positions as JSON. Bad input prints one line to stderr and exits with status 2.
+Bad input prints one line to stderr and exits with status 2.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ import json
 import sys
 
 from . import VARIANTS, new_game, parse_move
+from .game import Game
+from .solver import find_winnable, solve
 
 
 class _Parser(argparse.ArgumentParser):
@@ -23,17 +28,58 @@ def _seed(text: str) -> int:
     return int(text)
 
 
+def _positive(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, not {text!r}")
+    return int(text)
+
+
+def _budget(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"the budget is a number of milliseconds > 0, "
+                                         f"not {text!r}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = _Parser(prog="python -m engine", description="Pocket Patience rules engine")
     sub = parser.add_subparsers(dest="command", required=True)
     deal = sub.add_parser("deal", help="print the opening position of a deal as JSON")
     play = sub.add_parser("play", help="play move texts and print the position as JSON")
-    for p in (deal, play):
+    solver = sub.add_parser("solve", help="solve a deal (or the position after some moves)",
+                            description="Search for a win; the solver knows the face-down "
+                            "cards. The answer is won (with the moves), lost (proved: no "
+                            "win exists) or unknown (the budget ran out).")
+    for p in (deal, play, solver):
         p.add_argument("variant", help="one of: " + ", ".join(VARIANTS))
         p.add_argument("seed", type=_seed, help="deal number 1..4294967295")
-    play.add_argument("moves", nargs="*", help="moves such as t3-t7 or t3-t7:4")
+    for p in (play, solver):
+        p.add_argument("moves", nargs="*", help="moves such as t3-t7 or t3-t7:4")
+    solver.add_argument("--budget-ms", type=_budget, default=1000.0,
+                        help="time limit in milliseconds (default 1000)")
+    solver.add_argument("--max-nodes", type=_positive, default=None,
+                        help="limit on the positions expanded")
+    solver.add_argument("--json", action="store_true",
+                        help='print one JSON object: {"result", "moves", "nodes", "ms"}')
+    winnable = sub.add_parser("winnable", help="print deal numbers proved winnable",
+                              description="Solve deals START, START+1, ... and print each "
+                              "one the solver wins, one a line, until COUNT are found.")
+    winnable.add_argument("variant", help="one of: " + ", ".join(VARIANTS))
+    winnable.add_argument("--count", type=_positive, required=True,
+                          help="how many winnable deals to find")
+    winnable.add_argument("--start", type=_seed, default=1, help="first deal number tried")
+    winnable.add_argument("--budget-ms", type=_budget, default=3000.0,
+                          help="time limit per deal in milliseconds (default 3000)")
+    winnable.add_argument("--output", help="write the list to this file (with a header) "
+                          "instead of printing it")
     args = parser.parse_args(argv)
+    if args.command == "winnable":
+        return _winnable(args)
     try:
         game = new_game(args.variant, args.seed)
         for i, text in enumerate(getattr(args, "moves", [])):
@@ -44,8 +90,47 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.command == "solve":
+        return _solve(game, args)
     json.dump(game.position(), sys.stdout)
     sys.stdout.write("\n")
+    return 0
+
+
+def _solve(game: Game, args: argparse.Namespace) -> int:
+    answer = solve(game, budget_ms=args.budget_ms, max_nodes=args.max_nodes)
+    if args.json:
+        json.dump(answer.as_json(), sys.stdout)
+        sys.stdout.write("\n")
+        return 0
+    moves = f"{len(answer.moves)} moves, " if answer.result == "won" else ""
+    print(f"{answer.result} ({moves}{answer.nodes} positions, {answer.ms:.0f} ms)")
+    if answer.moves:
+        print(" ".join(str(m) for m in answer.moves))
+    return 0
+
+
+def _winnable(args: argparse.Namespace) -> int:
+    if args.variant not in VARIANTS:
+        print(f"error: unknown variant {args.variant!r}; choose one of: {', '.join(VARIANTS)}",
+              file=sys.stderr)
+        return 2
+    found: list[int] = []
+    tried = 0
+    for seed, answer in find_winnable(args.variant, args.count, args.start, args.budget_ms):
+        tried += 1
+        if answer.result == "won":
+            found.append(seed)
+            if args.output is None:
+                print(seed, flush=True)
+    if args.output is not None:
+        last = args.start + tried - 1
+        header = (f"# Deal numbers of {args.variant} the solver proved winnable (one a line).\n"
+                  f"# python -m engine winnable {args.variant} --count {args.count} "
+                  f"--start {args.start} --budget-ms {args.budget_ms:g}\n"
+                  f"# Tried deals {args.start}..{last}: {len(found)} won.\n")
+        with open(args.output, "w", encoding="ascii") as out:
+            out.write(header + "".join(f"{seed}\n" for seed in found))
     return 0
 
 

@@ -30,8 +30,10 @@ import heapq
 import importlib
 import time
 from collections.abc import Hashable, Iterator
+from pathlib import Path
 from typing import NamedTuple
 
+from .game import new_game
 from .moves import Move
 from .solve_space import Child, Macro, Space
 from .state import Rules, State
@@ -243,3 +245,43 @@ def solve(game: object, budget_ms: float = 1000.0, max_nodes: int | None = None)
     solver = Solver(game, max_nodes)
     solver.step(budget_ms)
     return solver.solution()
+
+
+DATA = Path(__file__).resolve().parent / "data"
+_WINNABLE: dict[str, tuple[int, ...]] = {}
+
+
+def winnable_path(variant: str) -> Path:
+    """Where the list of proven-winnable deal numbers of ``variant`` is kept."""
+    return DATA / f"winnable-{variant}.txt"
+
+
+def winnable_deals(variant: str) -> tuple[int, ...]:
+    """The deal numbers of ``variant`` the solver proved winnable, as shipped (may be empty).
+
+    The file holds one deal number a line; lines starting with ``#`` are comments.
+    """
+    deals = _WINNABLE.get(variant)
+    if deals is None:
+        path = winnable_path(variant)
+        try:
+            text = path.read_text(encoding="ascii")
+        except FileNotFoundError:
+            text = ""
+        deals = tuple(int(line) for line in text.split("\n")
+                      if line.strip() and not line.startswith("#"))
+        _WINNABLE[variant] = deals
+    return deals
+
+
+def find_winnable(variant: str, count: int, start: int = 1, budget_ms: float = 3000.0,
+                  ) -> Iterator[tuple[int, Solution]]:
+    """Solve deals ``start``, ``start + 1``... of ``variant``; yield ``(deal, answer)`` for
+    each deal tried, until ``count`` of them were won."""
+    won = 0
+    seed = start
+    while won < count:
+        answer = solve(new_game(variant, seed), budget_ms)
+        won += answer.result == "won"
+        yield seed, answer
+        seed += 1
