@@ -1,0 +1,90 @@
+"""Solver figures: share of deals decided and won within a time budget, and solving times.
+
+    python bench/solver.py [--deals 200] [--start 1] [--budget-ms 1000] [VARIANT ...]
+
+For each variant (all nine by default) it solves deals START..START+DEALS-1 in CPython,
+one at a time, each with the budget, and prints one Markdown table row: deals, share
+decided (won or proved lost), share won (of all deals and of the decided ones), proved
+losses, and the median and 95th-percentile time per deal. Every won line is replayed
+with Game.play to check it wins. It prints figures; it asserts nothing.
+
+Targets (issue 6): Beleaguered Castle >= 97 % decided, Klondike >= 95 %, Spider 1 suit
+>= 90 %; the won share of decided deals near the published thoughtful figures
+(Klondike draw 1 unlimited passes 90.48 %, Beleaguered Castle 68.17 %, Blake & Gent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The nearest-rank percentile of ``values`` (``share`` in 0..1)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered) + 0.5) - 1))]
+
+
+def bench(variant: str, deals: range, budget_ms: float, verbose: bool) -> dict[str, float]:
+    """Solve every deal of ``deals``; the figures of one table row."""
+    counts = {"won": 0, "lost": 0, "unknown": 0}
+    times: list[float] = []
+    for seed in deals:
+        game = engine.new_game(variant, seed)
+        answer = engine.solve(game, budget_ms=budget_ms)
+        counts[answer.result] += 1
+        times.append(answer.ms)
+        if answer.result == "won":
+            check = game.copy()
+            for move in answer.moves:
+                check.play(move)
+            if check.status != "won":
+                raise AssertionError(f"{variant} deal {seed}: the solution does not win")
+        if verbose:
+            print(f"  {variant} {seed}: {answer.result} {answer.nodes} positions "
+                  f"{answer.ms:.0f} ms", file=sys.stderr, flush=True)
+    n = len(deals)
+    decided = counts["won"] + counts["lost"]
+    return {"deals": n, "decided": 100 * decided / n, "won": 100 * counts["won"] / n,
+            "won_of_decided": 100 * counts["won"] / decided if decided else 0.0,
+            "lost": counts["lost"], "median": statistics.median(times),
+            "p95": percentile(times, 0.95)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the figures table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("variants", nargs="*", default=list(engine.VARIANTS))
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--start", type=int, default=1)
+    parser.add_argument("--budget-ms", type=float, default=1000.0)
+    parser.add_argument("--verbose", action="store_true", help="one line per deal on stderr")
+    args = parser.parse_args(argv)
+    deals = range(args.start, args.start + args.deals)
+    print(f"Deals {deals.start}..{deals.stop - 1}, {args.budget_ms:g} ms each, "
+          f"Python {sys.version.split()[0]}")
+    print()
+    print("| variant | deals | decided | won | won of decided | proved lost "
+          "| median ms | p95 ms |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    began = time.perf_counter()
+    for variant in args.variants:
+        row = bench(variant, deals, args.budget_ms, args.verbose)
+        print(f"| {variant} | {row['deals']} | {row['decided']:.1f} % | {row['won']:.1f} % "
+              f"| {row['won_of_decided']:.1f} % | {row['lost']} | {row['median']:.0f} "
+              f"| {row['p95']:.0f} |", flush=True)
+    print()
+    print(f"Total {time.perf_counter() - began:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
