@@ -1,4 +1,4 @@
-"""pyscript.toml lists every engine/ and web/ module, so the browser can import them."""
+"""pyscript.toml lists every engine/ file and web/ module, so the browser has them."""
 
 from __future__ import annotations
 
@@ -50,11 +50,17 @@ def test_rewrite_appends_a_missing_files_table(tmp_path):
 
 
 def test_expected_files_skips_the_entry_script_and_caches(tmp_path):
-    for name in ("engine/__init__.py", "engine/__pycache__/x.py", "web/main.py", "web/ui.py"):
+    names = (
+        "engine/__init__.py", "engine/__pycache__/x.py", "engine/__pycache__/x.cpython-311.pyc",
+        "engine/data/winnable-spider-1.txt", "engine/.x.swp",
+        "web/main.py", "web/ui.py", "web/table.js",
+    )
+    for name in names:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("")
 
     assert check.expected_files(tmp_path) == {
         "./engine/__init__.py": "engine/__init__.py",
+        "./engine/data/winnable-spider-1.txt": "engine/data/winnable-spider-1.txt",
         "./web/ui.py": "web/ui.py",
     }
