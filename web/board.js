@@ -175,9 +175,12 @@ export class Board {
     }
     for (const p of changed) this.placePile(p);
     this.dragged.clear();
+    // A deal sends cards to many piles at once: they leave one after another.
+    const spread = new Set(placed.filter(([, , from]) => from).map(([, p]) => p.id)).size > 2;
+    let order = 0;
     for (const [rec, p, from] of placed) {
       rec.el.classList.remove("dragging");
-      if (from && animate) this.animateMove(rec, p, from);
+      if (from && animate) this.animateMove(rec, p, from, spread ? 28 * order++ : 0);
     }
     this.refreshPileState(changed);
     return true;
@@ -205,7 +208,7 @@ export class Board {
     }
   }
 
-  animateMove(rec, p, from) {
+  animateMove(rec, p, from, delay = 0) {
     if (MOTION.matches) return;
     const dx = from[0] - p.geom.x;
     const dy = from[1] - p.geom.y;
@@ -215,7 +218,7 @@ export class Board {
         { transform: `translate(${dx}px,${dy}px)`, zIndex: 500 },
         { transform: `translate(${rec.x}px,${rec.y}px)`, zIndex: 500 },
       ],
-      { duration: MOVE_MS, easing: "cubic-bezier(.2,.7,.3,1)" },
+      { duration: MOVE_MS, delay, fill: "backwards", easing: "cubic-bezier(.2,.7,.3,1)" },
     );
     this.track(anim);
   }

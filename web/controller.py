@@ -429,11 +429,4 @@ class Table(PwaIntents):
         return payload
 
 
-def _query_params(query: str) -> dict[str, str]:
-    """``?a=1&b=2`` as a dict (the last value wins); plain text, never HTML."""
-    from urllib.parse import parse_qsl
-
-    return dict(parse_qsl(query.lstrip("?"), keep_blank_values=True))
-
-
 __all__ = ["Clock", "Table"]
