@@ -104,7 +104,8 @@ class Bench:
         except Exception:
             return False
         self.figures[kind].append(self.page.evaluate("window.__lat[window.__lat.length - 1]"))
-        self.page.wait_for_timeout(200)  # let the move's animation end, as a player would
+        # Let the move's animations end (as a player would see them) before the next one.
+        self.page.wait_for_function("document.getAnimations().length === 0", timeout=3000)
         return True
 
     def drag(self, move: engine.Move) -> bool:
@@ -164,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
                     page.evaluate("([v, s]) => { window.__last = 'new'; "
                                   "ppTable.act('new', {variant: v, seed: s}); }",
                                   [args.variant, seed])
-                    page.wait_for_timeout(400)  # the new deal's cards fly into place
+                    page.wait_for_function("document.getAnimations().length === 0")
                     game = engine.new_game(args.variant, seed)
                     continue
                 if move.src == "stock" or move.dst == "stock":

@@ -83,3 +83,25 @@ def test_the_loading_screen_shows_progress_until_the_table_is_ready(table):
     assert values == sorted(values) and values[-1] >= 90
     assert not page.is_visible("#loading")
     table.check(engine.new_game("doublets", 3))
+
+
+def test_a_bad_link_says_why_and_keeps_the_game(table):
+    """Issue 4: a bad link gives a clear message and loses nothing; no URL text as HTML."""
+    game = table.new("beleaguered-castle", 1)
+    move = first_move(game)
+    table.click_card(move.src, table.count(move.src) - 1)
+    game.play(move)
+    table.check(game)
+    evil = "%3Cimg%20src%3Dx%20onerror%3Dwindow.pwned%3D1%3E"
+    table.goto(f"?game={evil}&deal=5")
+    page = table.page
+    page.wait_for_selector("#info[open]")
+    assert "still here" in table.text("#info-text")
+    assert page.evaluate("window.pwned === undefined")
+    assert page.locator("#info img").count() == 0
+    table.close_dialogs()
+    table.check(game)
+    table.goto("?game=klondike&deal=12abc")
+    page.wait_for_selector("#info[open]")
+    table.close_dialogs()
+    table.check(game)
