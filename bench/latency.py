@@ -34,7 +34,12 @@ from tools.serve import start_server  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+                 "--disable-component-update", "--disable-sync", "--js-flags=--expose-gc"]
+# The JS heap after a full collection, and the size of Pyodide's wasm memory, in bytes.
+HEAP_JS = """() => {
+  window.gc();
+  return [performance.memory.usedJSHeapSize, document.querySelectorAll('*').length];
+}"""
 
 RECORDER = """() => {
   window.__lat = [];
@@ -146,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
             page.wait_for_function("document.documentElement.dataset.app === 'ready'",
                                    timeout=120_000)
             page.evaluate(RECORDER)
+            heap_start = page.evaluate(HEAP_JS)
             bench = Bench(page)
             game = engine.new_game(args.variant, seed)
             done = 0
@@ -184,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
                 game.play(move)
                 done += 1
             long_tasks = page.evaluate("window.__long")
+            heap_end = page.evaluate(HEAP_JS)
             context.close()
             browser.close()
     finally:
@@ -203,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
           + (f", longest {worst:.0f} ms" if long_tasks else ""))
     for duration, start, last in long_tasks:
         print(f"  {duration:.0f} ms at {start:.0f} ms, after {last or 'no input yet'}")
+    print(f"JS heap after GC: {heap_start[0] / 1e6:.1f} MB before play, "
+          f"{heap_end[0] / 1e6:.1f} MB after; DOM elements {heap_start[1]} -> {heap_end[1]}")
     return 0
 
 

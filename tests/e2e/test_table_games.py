@@ -124,3 +124,37 @@ def test_klondike_empty_stock_click_recycles_the_waste(table):
     game.play(Move("waste", "stock", 24))
     table.check(game)
     assert table.count("stock") == 24
+
+
+def test_doublets_empty_stock_click_redeals(table):
+    """doublets.txt: two redeals; touching the empty stock turns the waste over."""
+    game = table.new("doublets", 21)
+    while any(m.src == "stock" for m in game.legal_moves()):
+        table.act("stock")
+        game.play(next(m for m in game.legal_moves() if m.src == "stock"))
+    table.check(game)
+    table.click_pile("stock")
+    game.play(Move("waste", "stock", len(game.position()["piles"]["waste"])))
+    table.check(game)
+    assert game.position()["redeals_left"] == 1
+
+
+RUN = {"t0": ["9S", "8H", "7S"], "t1": ["TD"], **{f"t{i}": ["KS"] for i in range(2, 10)}}
+
+
+def test_spider_picks_up_only_a_same_suit_group(table):
+    """spider.txt: only same-suit runs move as a group; dragging 9S-8H-7S does nothing."""
+    game = engine.from_position("spider-2", RUN)
+    table.load(game)
+    table.drag("t0", 0, "t1")
+    table.check(game)
+    assert "cannot move" in table.announced()
+
+
+def test_relaxed_spider_picks_up_any_descending_run(table):
+    """spider-relaxed-and-play-controls.txt: any descending run moves as one stack."""
+    game = engine.from_position("spider-relaxed-2", RUN)
+    table.load(game)
+    table.drag("t0", 0, "t1")
+    game.play(Move("t0", "t1", 3))
+    table.check(game)
