@@ -186,7 +186,10 @@ def start_server(root: Path = ROOT, host: str = "127.0.0.1", port: int = 0,
     Stop it with `server.shutdown(); server.server_close()`.
     """
     server = make_server(root, host, port, quiet)
-    thread = threading.Thread(target=server.serve_forever, name="serve", daemon=True)
+    # A short poll interval: shutdown() waits up to one interval (0.5 s by default).
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="serve", daemon=True
+    )
     thread.start()
     bound_host, bound_port = server.server_address[:2]
     return server, f"http://{bound_host}:{bound_port}"
