@@ -88,7 +88,6 @@ export class Ui {
         this.dealFromMenu();
         break;
       case "end-new":
-        this.closeEnd();
         this.openMenu();
         break;
       case "share":
@@ -204,7 +203,8 @@ export class Ui {
     this.els.end.dataset.result = won ? "won" : "lost";
     $("#end-title").textContent = won ? "You won!" : "No moves left";
     $("#end-text").textContent = won
-      ? `${payload.move_count} moves in ${formatTime(payload.elapsed_ms)}.`
+      ? `${payload.move_count} ${payload.move_count === 1 ? "move" : "moves"} in ` +
+        `${formatTime(payload.elapsed_ms)}.`
       : "There is no move left to play. Undo to try another way, or start a new game.";
     $("#end-undo").hidden = won;
     if (!this.els.end.open) this.els.end.show();

@@ -74,7 +74,7 @@ def test_a_win_shows_moves_and_time_and_offers_a_new_game(table, variant):
     assert game.status == "won"
     table.page.wait_for_selector("#end[open]")
     assert table.text("#end-title") == "You won!"
-    assert table.text("#end-text").startswith("1 moves in 0:0")
+    assert table.text("#end-text").startswith("1 move in 0:0")
     assert "You won!" in table.announced()
     table.page.click("#end [data-menu='end-new']")
     assert table.page.is_visible("#menu")
