@@ -135,7 +135,7 @@ const FAMILIES = { spider, klondike, castle, doublets };
 
 export function layout(family, ids, width, height) {
   const make = FAMILIES[family] || klondike;
-  const out = make(ids, Math.max(240, width), Math.max(300, height));
+  const out = make(ids, Math.max(200, width), Math.max(160, height));
   for (const id of ids) {
     if (!out.piles[id]) out.piles[id] = slot(0, 0, out.cw, out.ch); // unknown pile: still present
   }

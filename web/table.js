@@ -46,11 +46,9 @@ class App {
   start(bridge, json) {
     this.bridge = bridge;
     this.apply(JSON.parse(json));
-    let pending = 0;
-    window.addEventListener("resize", () => {
-      cancelAnimationFrame(pending);
-      pending = requestAnimationFrame(() => this.board.relayout());
-    });
+    // Lay the table out again whenever its box changes (window resize, phone turned,
+    // toolbar wrapping): ResizeObserver runs after layout, before the next paint.
+    new ResizeObserver(() => this.board.relayout()).observe(this.root);
     document.addEventListener("visibilitychange", () => {
       this.call("visibility", { hidden: document.visibilityState === "hidden" });
     });

@@ -103,8 +103,8 @@ def test_a_long_spider_column_compresses_to_fit_a_phone(phone):
     assert min(steps) >= 8  # face-up cards still show their corner index
 
 
-@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (768, 1024)])
-def test_every_game_fits_a_larger_screen(browser, base_url, size):
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (768, 1024), (640, 360)])
+def test_every_game_fits_other_screens(browser, base_url, size):
     width, height = size
     context, table = make_session(browser, base_url, viewport={"width": width, "height": height})
     try:
@@ -121,3 +121,21 @@ def test_every_game_fits_a_larger_screen(browser, base_url, size):
         assert table.log.problems == []
     finally:
         context.close()
+
+
+def test_turning_the_phone_lays_the_table_out_again(phone):
+    """Portrait to landscape and back: the layout follows and every card stays on screen."""
+    page = phone.page
+    for variant in ("beleaguered-castle", "klondike"):
+        game = phone.new(variant, 5)
+        page.set_viewport_size({"width": 640, "height": 360})
+        page.wait_for_timeout(100)  # the resize is handled on the next frame
+        phone.check(game)
+        assert page.evaluate(OUTSIDE_JS) == []
+        if variant == "beleaguered-castle":  # wide: rows fan out on either side
+            assert page.get_attribute('[data-pile="t0"]', "data-fan") == "left"
+        page.set_viewport_size({"width": 360, "height": 640})
+        page.wait_for_timeout(100)
+        phone.check(game)
+        assert page.evaluate(OUTSIDE_JS) == []
+        assert page.get_attribute('[data-pile="t0"]', "data-fan") == "down"
