@@ -108,24 +108,37 @@ function castle(ids, W, H) {
 }
 
 function doublets(ids, W, H) {
+  // The arch of seven reserve cards around the foundation; stock and waste below it, or
+  // beside it on a wide, low screen (a phone held sideways).
   const pad = Math.max(6, Math.round(H * 0.015));
   const vgap = Math.max(6, Math.round(H * 0.02));
-  const cw = Math.floor(Math.min((H - 2 * pad - 4 * vgap) / 5.3 / RATIO, (W - 2 * pad) / 4.4, 124));
+  const beside = W > H * 1.25;
+  const rows = beside ? 4 : 5;
+  const across = beside ? 7.3 : 4.4; // card widths the layout needs across
+  const cw = Math.floor(Math.min((H - 2 * pad - (rows - 1) * vgap) / (rows + 0.3) / RATIO,
+    (W - 2 * pad) / across, 124));
   const ch = Math.round(cw * RATIO);
   const sx = Math.round(cw * 1.45);
-  const cx = Math.round(W / 2 - cw / 2);
-  const top = Math.max(pad, Math.round((H - (5 * ch + 4 * vgap + ch * 0.3)) / 2));
+  const shift = beside ? Math.round(cw * 1.3) : 0; // room on the right for stock and waste
+  const cx = Math.round(W / 2 - cw / 2) - shift;
+  const top = Math.max(pad, Math.round((H - (rows * ch + (rows - 1) * vgap + ch * 0.3)) / 2));
   const row = (k) => top + k * (ch + vgap);
   const at = { r3: [cx, 0], r2: [cx - sx, 1], r4: [cx + sx, 1], r1: [cx - sx, 2], r5: [cx + sx, 2],
     r0: [cx - sx, 3], r6: [cx + sx, 3], f0: [cx, 3] };
   const piles = {};
   for (const [id, [x, k]] of Object.entries(at)) piles[id] = slot(x, row(k), cw, ch);
-  const y4 = row(4) + Math.round(ch * 0.15);
-  piles.stock = slot(cx - Math.round(cw * 0.65), y4, cw, ch);
-  piles.waste = slot(cx + Math.round(cw * 0.65), y4, cw, ch);
+  if (beside) {
+    const x = cx + sx + Math.round(cw * 1.6);
+    piles.stock = slot(x, row(1), cw, ch);
+    piles.waste = slot(x + Math.round(cw * 1.2), row(1), cw, ch);
+  } else {
+    const y4 = row(4) + Math.round(ch * 0.15);
+    piles.stock = slot(cx - Math.round(cw * 0.65), y4, cw, ch);
+    piles.waste = slot(cx + Math.round(cw * 0.65), y4, cw, ch);
+  }
   const labels = {
     needs: { x: cx + cw / 2, y: row(2) + ch * 0.6, w: sx * 2 - cw },
-    stock: { x: piles.stock.x + cw / 2, y: y4 + ch / 2, w: cw },
+    stock: { x: piles.stock.x + cw / 2, y: piles.stock.y + ch / 2, w: cw },
   };
   const nav = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "f0", "stock", "waste"];
   return { cw, ch, piles, labels, nav, inert: [] };
