@@ -63,10 +63,13 @@ class CastleSpace(Space):
         return (tuple(moves), State(tuple(piles))) if moves else ((), state)
 
     def children(self, state: State) -> list[Child]:
-        """Foundation moves, then moves onto a card one rank higher, then into one empty row."""
+        """Foundation moves, then moves onto a card one rank higher, then into one empty row;
+        none to a position where no foundation move or empty row can ever come again."""
         piles = state.piles
         rows = piles[:ROWS]
         tops = [p[-1] & 15 if p else 0 for p in rows]
+        heights = [len(piles[f]) for f in range(F0, F0 + 4)]
+        low = min(heights)
         empty = next((d for d in range(ROWS) if not rows[d]), None)
         scored: list[tuple[int, int, int]] = []  # (-score, src, dst)
         for s in range(ROWS):
@@ -75,17 +78,16 @@ class CastleSpace(Space):
                 continue
             card = row[-1]
             rank = card & 15
-            f = F0 + ((card >> 4) & 3)
+            suit = (card >> 4) & 3
             left = len(row) - 1
             # what the move uncovers: a card its foundation takes next is worth most
             if left:
                 under = row[-2]
-                uf = piles[F0 + ((under >> 4) & 3)]
-                uncover = 30 if len(uf) == (under & 15) - 1 else 0
+                uncover = 30 if heights[(under >> 4) & 3] == (under & 15) - 1 else 0
             else:
                 uncover = 20
-            if len(piles[f]) == rank - 1:
-                scored.append((-100 - uncover, s, f))
+            if heights[suit] == rank - 1:
+                scored.append((-100 - uncover, s, F0 + suit))
             for d in range(ROWS):
                 if d != s and tops[d] == rank + 1:
                     scored.append((-(10 + uncover - 5 * (rank == 13)), s, d))
@@ -93,14 +95,23 @@ class CastleSpace(Space):
                 scored.append((-(uncover - 15), s, empty))
         scored.sort()
         out: list[Child] = []
+        to_foundation, row_moves = self._to_foundation, self._row_moves
         for _, s, d in scored:
             new = list(piles)
             new[d] = new[d] + (new[s][-1],)
-            new[s] = new[s][:-1]
-            first = self._to_foundation[(s, d)] if d >= F0 else self._row_moves[(s, d)]
-            auto = _settle(new, self._to_foundation)
+            row = new[s] = new[s][:-1]
+            if d >= F0:
+                first = to_foundation[(s, d)]
+                auto = _settle(new, to_foundation)
+            else:
+                first = row_moves[(s, d)]
+                # only the uncovered card can have become safe
+                under = row[-1] if row else 0
+                rank = under & 15
+                auto = (_settle(new, to_foundation) if under and rank <= low + 2
+                        and heights[(under >> 4) & 3] == rank - 1 else [])
             if stuck(new):
-                continue  # no way on from there
+                continue  # no foundation move and no empty row can ever come again
             macro: Macro = (first, *auto) if auto else (first,)
             out.append((macro, State(tuple(new))))
         return out

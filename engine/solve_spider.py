@@ -19,7 +19,7 @@ from .spider import COLUMNS, STOCK, SpiderRules
 from .state import State
 
 _UP = ~DOWN
-W_DOWN, W_BREAK, W_STOCK, W_EMPTY = 6, 3, 3, 6
+W_DOWN, W_BREAK, W_SEQ, W_STOCK, W_EMPTY = 6, 3, 3, 2, 6
 _SEP = b"\xff"
 
 
@@ -89,8 +89,11 @@ class SpiderSpace(Space):
                         if pruned:
                             continue  # breaks a same-suit run
                         score -= 60
-                    elif not same_suit:
-                        score -= 20  # breaks a movable (relaxed) run
+                    else:
+                        if pruned and dst and (dst[-1] & SUIT_MASK) != (moved & SUIT_MASK):
+                            continue  # from one other-suit card to another
+                        if not same_suit:
+                            score -= 20  # breaks a movable (relaxed) run
             if dst:
                 if (dst[-1] & SUIT_MASK) == (moved & SUIT_MASK):
                     score += 30 + k
@@ -109,7 +112,8 @@ class SpiderSpace(Space):
 
 
 def _column_score(pile: tuple[int, ...]) -> int:
-    """6 per face-down card, 3 per face-up card not on its same-suit successor; -6 if empty."""
+    """W_DOWN per face-down card; per face-up card: 0 on its same-suit successor, W_SEQ on a
+    successor of another suit, W_BREAK otherwise; -W_EMPTY for an empty column."""
     if not pile:
         return -W_EMPTY
     total = 0
@@ -117,9 +121,10 @@ def _column_score(pile: tuple[int, ...]) -> int:
     for card in pile:
         if card & DOWN:
             total += W_DOWN
-        elif (below is None or below & DOWN or (below & RANK_MASK) != (card & RANK_MASK) + 1
-              or (below & SUIT_MASK) != (card & SUIT_MASK)):
+        elif below is None or below & DOWN or (below & RANK_MASK) != (card & RANK_MASK) + 1:
             total += W_BREAK
+        elif (below & SUIT_MASK) != (card & SUIT_MASK):
+            total += W_SEQ
         below = card
     return total
 
