@@ -24,6 +24,7 @@ network off <= 1.0 s.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -45,15 +46,30 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-# Records, relative to the navigation start, PyScript's progress events and the moment the
-# page marks itself ready. Runs before any script of the page.
+# Records, relative to the navigation start, PyScript's progress events, the moment
+# Pyodide's wasm is compiled and instantiated, the marks web/main.py sets (pp:main when it
+# starts, pp:imported once the app's modules are imported) and the moment the page marks
+# itself ready. Runs before any script of the page.
 RECORDER = """
 (() => {
   const marks = (window.__startupMarks = {});
-  addEventListener("py:progress", (e) => { marks[e.detail] ??= performance.now(); });
+  const mark = (name) => { marks[name] ??= performance.now(); };
+  addEventListener("py:progress", (e) => mark(e.detail));
+  addEventListener("py:ready", () => mark("py:ready"), true);
+  const instantiate = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = function (...args) {
+    const result = instantiate.apply(this, args);
+    result.then(() => mark("wasm instantiated"), () => {});
+    return result;
+  };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.name.startsWith("pp:")) marks[entry.name] ??= entry.startTime;
+    }
+  }).observe({ type: "mark", buffered: true });
   new MutationObserver(() => {
     const state = document.documentElement && document.documentElement.dataset.app;
-    if (state && state !== "loading") marks[state] ??= performance.now();
+    if (state && state !== "loading") mark(state);
   }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-app"] });
 })();
 """
@@ -65,7 +81,18 @@ async () => {
   return true;
 }
 """
-STAGES = ("Loading Pyodide", "Loaded interpreter", "Loaded files", "Loaded Pyodide", "ready")
+# (mark, what the step up to it is), in the order they happen. A mark a run lacks (no
+# Python snapshot, an older main.py) is left out of that run's steps.
+STAGES = (
+    ("Loading Pyodide", "page, PyScript and its config"),
+    ("wasm instantiated", "Pyodide's wasm fetched and compiled"),
+    ("Loaded interpreter", "Python initialised (or restored)"),
+    ("Loaded files", "the app's files written"),
+    ("py:ready", "PyScript ready"),
+    ("pp:main", "main.py fetched, PyScript's own Python"),
+    ("pp:imported", "the app's modules imported"),
+    ("ready", "first table drawn"),
+)
 
 
 def measure(page, action, timeout_ms: float) -> dict[str, float]:
@@ -89,10 +116,20 @@ def summary(name: str, runs: list[dict[str, float]], stages: bool) -> None:
     figures = " ".join(f"{t:.2f}" for t in ready)
     print(f"{name:<15} median {statistics.median(ready):.2f} s   (runs: {figures})")
     if stages:
-        for stage in STAGES:
-            values = [run[stage] / 1000 for run in runs if stage in run]
-            if values:
-                print(f"    {stage:<20} median {statistics.median(values):.2f} s")
+        print(f"    {'at (median)':>30}  {'step (median)':>13}")
+        for stage, step in STAGES:
+            at = [run[stage] / 1000 for run in runs if stage in run]
+            steps = [(run[stage] - since(run, stage)) / 1000 for run in runs if stage in run]
+            if at:
+                print(f"    {stage:<20} {statistics.median(at):6.2f} s"
+                      f"  {statistics.median(steps):9.2f} s   {step}")
+
+
+def since(run: dict[str, float], stage: str) -> float:
+    """When the step to ``stage`` began: the run's last earlier mark, else the navigation."""
+    names = [name for name, _ in STAGES]
+    return next((run[name] for name in reversed(names[: names.index(stage)]) if name in run),
+                0.0)
 
 
 def measure_offline(browser, url: str, runs: int, timeout_ms: float) -> list[dict[str, float]]:
@@ -124,6 +161,14 @@ def measure_offline(browser, url: str, runs: int, timeout_ms: float) -> list[dic
         context.close()
 
 
+def load() -> str:
+    """The machine's 1/5/15-minute load averages (other work skews every figure)."""
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:  # pragma: no cover - not on every platform
+        return "unknown"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Measure start-up to a playable table.")
     parser.add_argument("--runs", type=int, default=5)
@@ -148,7 +193,8 @@ def main() -> int:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            print(f"Chromium {browser.version}, {url}, {args.runs} runs")
+            print(f"Chromium {browser.version}, {url}, {args.runs} runs, "
+                  f"load average {load()}")
             timeout = args.timeout * 1000
             for _ in range(args.runs):
                 with tempfile.TemporaryDirectory(prefix="pp-bench-") as profile:
@@ -172,6 +218,7 @@ def main() -> int:
             server.shutdown()
             server.server_close()
 
+    print(f"load average at the end {load()}")
     summary("first visit", first, args.stages)
     summary("reload", reload, args.stages)
     summary("offline reload", offline, args.stages)

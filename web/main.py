@@ -11,6 +11,8 @@ import json
 
 from pyscript import document, window
 
+window.performance.mark("pp:main")  # start-up stages, read by bench/startup.py
+
 
 def fail(error: BaseException) -> None:
     """Say on the loading screen that the app could not start (tests wait for this too)."""
@@ -44,6 +46,7 @@ def main() -> None:
     from web.controller import Table
     from web.storage import Storage
 
+    window.performance.mark("pp:imported")
     try:
         backend = LocalStorage(window.localStorage)
     except Exception:  # storage forbidden (some private modes): play without it
