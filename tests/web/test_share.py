@@ -3,12 +3,29 @@ sharing": a short link that recreates the same starting deal)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import parse_qsl
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import engine
-from web.share import DEAL_MAX, Link, LinkError, make_link, parse_deal, parse_link, quoted
+from web.share import (
+    DEAL_MAX,
+    Link,
+    LinkError,
+    make_link,
+    parse_deal,
+    parse_link,
+    query_pairs,
+    quoted,
+)
 
 VARIANTS = engine.VARIANTS
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("page, expected", [
@@ -80,3 +97,31 @@ def test_leading_zeros_and_same_value_twice_are_accepted():
     assert parse_deal("007") == 7
     assert parse_link("?game=doublets&deal=9&deal=9", VARIANTS) == Link("doublets", 9)
     assert parse_link("?deal=4294967295&game=spider-4", VARIANTS) == Link("spider-4", DEAL_MAX)
+
+
+# Query text as a browser may hand it over: separators, escapes (good and broken), "+",
+# spaces and non-ASCII letters.
+QUERIES = st.text(alphabet=st.sampled_from("ab=&%+2F0e;? é\u0665"), max_size=30)
+
+
+@given(QUERIES)
+def test_query_pairs_reads_a_query_as_parse_qsl_does(query: str):
+    """The start-up parser (no urllib.parse import for a plain query) gives what the
+    standard library's parse_qsl(keep_blank_values=True) gives, for any query."""
+    assert query_pairs(query) == parse_qsl(query, keep_blank_values=True)
+
+
+@pytest.mark.parametrize("query", ["game=a&deal=1", "&&x&=y&deal=", "game=a%26b&deal=1+2"])
+def test_query_pairs_examples(query: str):
+    assert query_pairs(query) == parse_qsl(query, keep_blank_values=True)
+
+
+def test_opening_a_plain_link_does_not_import_urllib():
+    """Start-up cost (DESIGN.md budget: first visit <= 2.5 s): urllib.parse takes ~50 ms
+    to import in Pyodide, so reading this app's own links must not need it."""
+    code = ("import sys, web.share\n"
+            "assert web.share.parse_link('?game=spider-1&deal=7', ('spider-1',)).deal == 7\n"
+            "print('urllib.parse' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.split() == ["False"]
