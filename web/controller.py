@@ -5,7 +5,8 @@ The page (web/table.js) calls :meth:`Table.handle` once per player action with a
 and gets back everything it needs to redraw: the position with hidden cards masked as
 "down", the legal moves (so a drag knows where a group may land without asking again),
 the counters, and a sentence for the live region. The engine decides every rule; this
-module only asks it (``legal_moves``, ``play``, ``hint``) and ranks legal moves for taps.
+module only asks it (``legal_moves``, ``play``, ``hint``) and ranks legal moves for taps;
+web/solver_intents.py adds the solver (proven hints, lost positions, winnable deals).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import engine
 from engine.cards import SUIT_MASK, parse_card
 from web import labels, share
 from web.pwa_intents import PwaIntents
+from web.solver_intents import SolverIntents
 from web.stats import StatsBook
 from web.storage import Storage
 
@@ -75,14 +77,15 @@ def is_stock_action(move: engine.Move) -> bool:
     return move.src == "stock" or move.dst == "stock"
 
 
-class Table(PwaIntents):
-    """One table: the current Game, its clock, settings, autosave and statistics."""
+class Table(PwaIntents, SolverIntents):
+    """One table: the current Game, its clock, settings, autosave, statistics and solver."""
 
     def __init__(self, storage: Storage, now: Callable[[], float] = time.monotonic,
                  rng: random.Random | None = None) -> None:
         self.storage = storage
         self.now = now
         self.rng = rng or random.Random()
+        self.solver_init()
         self.settings = storage.settings(engine.VARIANTS)
         self.game: engine.Game = engine.new_game(self.settings["variant"], self.random_seed())
         self.clock = Clock(now)
@@ -120,7 +123,7 @@ class Table(PwaIntents):
         elif saved is not None:
             self.adopt(saved, elapsed_ms, self.saved_recorded)
         else:
-            self.open(self.settings["variant"], self.random_seed())
+            self.open(self.settings["variant"], self.draw_seed(self.settings["variant"]))
         return self.render("start", announce=f"{labels.title(self.game.variant)}, deal "
                                               f"{self.game.seed}.")
 
@@ -155,6 +158,7 @@ class Table(PwaIntents):
     def adopt(self, game: engine.Game, elapsed_ms: int = 0, recorded: bool = False) -> None:
         """Make ``game`` the one on the table, with its clock (a resumed game's time goes on)."""
         self.game = game
+        self.game_replaced()
         self.recorded = recorded
         self.pending_link = None
         self.clock = Clock(self.now, elapsed_ms, started=game.move_count > 0)
@@ -232,15 +236,6 @@ class Table(PwaIntents):
         move = self.game.moves[-1]
         return self.render("redo", move, announce="Move redone. " + self.status_words())
 
-    def do_hint(self) -> Payload:
-        """Point at the most useful move."""
-        if self.game.status != "playing":
-            return self.render("none", announce="No hint: the game is over.")
-        move = engine.hint(self.game)
-        if move is None:
-            return self.render("none", announce="No moves left.")
-        return self.render("hint", hint=move, announce="Hint: " + self.describe(move) + ".")
-
     def do_restart(self) -> Payload:
         """Start the same deal over (the page asked for confirmation first)."""
         self.open(self.game.variant, self.game.seed)
@@ -250,7 +245,7 @@ class Table(PwaIntents):
         """A new game of ``variant`` (default: the current one), deal ``seed`` or random."""
         variant = variant if variant in engine.VARIANTS else self.game.variant
         if isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= MAX_DEAL:
-            seed = self.random_seed()
+            seed = self.draw_seed(variant)
         self.open(variant, seed)
         return self.render("new", announce=f"New game: {labels.title(variant)}, deal {seed}.")
 
@@ -262,11 +257,13 @@ class Table(PwaIntents):
         return self.render("none")
 
     def do_settings(self, **changes: Any) -> Payload:
-        """Change settings (tap mode, four-colour deck)."""
+        """Change settings (tap mode, four-colour deck, winnable deals only per variant)."""
         if changes.get("tap") in ("auto", "select"):
             self.settings["tap"] = changes["tap"]
         if isinstance(changes.get("four_colour"), bool):
             self.settings["four_colour"] = changes["four_colour"]
+        if "winnable" in changes:
+            self.change_winnable(changes["winnable"])
         self.storage.save_settings(self.settings)
         return self.render("settings")
 
@@ -286,7 +283,8 @@ class Table(PwaIntents):
         return self.render("move", move, announce=words.strip())
 
     def after_change(self) -> None:
-        """Keep the clock and the autosave in step with the game."""
+        """Keep the clock, the autosave and the solver in step with the game."""
+        self.position_changed()
         status = self.game.status
         self.clock.update(finished=status != "playing")
         if status == "won":
@@ -424,6 +422,7 @@ class Table(PwaIntents):
         if event == "start":
             payload["card_names"] = labels.card_names()
         self.add_pwa_fields(payload)
+        self.add_solver_fields(payload, event)
         if self.notice:
             payload["notice"], self.notice = self.notice, ""
         return payload

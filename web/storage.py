@@ -20,7 +20,9 @@ forbidden (private browsing): reads then give the default, writes are skipped an
 game always plays on.
 
 Keys (besides "schema"):
-    pp:v1:settings   {"variant": str, "tap": "auto" | "select", "four_colour": bool}
+    pp:v1:settings   {"variant": str, "tap": "auto" | "select", "four_colour": bool,
+                      "winnable": [variant, ...]}  (variants whose new deals are drawn from
+                      the proven-winnable lists; absent in older data: read as [])
     pp:v1:game       {"record": Game.record(), "elapsed_ms": int, "recorded": bool}
     pp:v1:stats      {"variants": {variant: {...}}} (web/stats.py)
 """
@@ -37,7 +39,9 @@ GAME = "game"
 UNREADABLE = PREFIX + "unreadable:"
 SCHEMA = 1
 
-DEFAULT_SETTINGS: dict[str, Any] = {"variant": "spider-1", "tap": "auto", "four_colour": True}
+# A field added later needs no new schema when the reader gives it a default (below).
+DEFAULT_SETTINGS: dict[str, Any] = {"variant": "spider-1", "tap": "auto", "four_colour": True,
+                                    "winnable": ()}
 TAP_MODES = ("auto", "select")
 
 # What each stored value is called when the player is told about it.
@@ -181,8 +185,11 @@ class Storage:
                 out["tap"] = saved["tap"]
             if isinstance(saved.get("four_colour"), bool):
                 out["four_colour"] = saved["four_colour"]
+            if isinstance(saved.get("winnable"), list):
+                out["winnable"] = [v for v in variants if v in saved["winnable"]]
         if out["variant"] not in variants:
             out["variant"] = variants[0]
+        out["winnable"] = list(out["winnable"])
         return out
 
     def save_settings(self, settings: dict[str, Any]) -> bool:

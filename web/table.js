@@ -5,6 +5,13 @@
 // Python, which plays it with the engine and returns the next render payload (JSON):
 // the position with hidden cards as "down", the legal moves, counters and a sentence
 // for the live region. The board diffs the DOM; input and ui turn events into intents.
+//
+// The solver never runs for long in one call: a hint the controller cannot answer at
+// once comes back as {event: "thinking"} and the search goes on one slice per
+// "hint_step" call, each in its own task (setTimeout), so input and painting get in
+// between; after every render, "watch" calls (one short slice each, in idle time) let the
+// solver look for a proof that the position is lost. A move made meanwhile changes the
+// position, which drops the search in the controller (the next step answers so).
 
 import { Board } from "./board.js";
 import { setCardNames } from "./cards.js";
@@ -22,7 +29,7 @@ class App {
     this.ui = new Ui({
       undo: () => app.call("undo"),
       redo: () => app.call("redo"),
-      hint: () => app.call("hint"),
+      hint: () => app.hint(),
       restart: () => app.call("restart"),
       newGame: (variant, seed) => app.call("new", { variant, seed }),
       settings: (changes) => app.call("settings", changes),
@@ -37,10 +44,12 @@ class App {
       stock: () => app.call("stock"),
       undo: () => app.call("undo"),
       redo: () => app.call("redo"),
-      hint: () => app.call("hint"),
+      hint: () => app.hint(),
       announce: (text) => text && app.ui.say(text, true),
     });
     this.settings = {};
+    this.hinting = false;
+    this.watchQueued = false;
   }
 
   start(bridge, json) {
@@ -89,9 +98,9 @@ class App {
       this.input.cancelHeld();
       if (fresh) this.board.setup(payload.family, ids, payload.pile_names);
       this.ui.setVariants(payload.variants || [], payload.variant);
-      this.ui.setSettings(this.settings);
+      this.ui.setSettings(this.settings, payload.winnable_counts);
     } else if (payload.event === "settings") {
-      this.ui.setSettings(this.settings);
+      this.ui.setSettings(this.settings, payload.winnable_counts);
     }
     this.payload = payload;
     this.moves.clear();
@@ -113,6 +122,44 @@ class App {
     if (payload.hint) this.showHint(payload.hint);
     this.input.afterRender();
     this.ui.render(payload);
+    this.watch();
+  }
+
+  // -- the solver, in slices -----------------------------------------------------------
+
+  hint() {
+    if (this.hinting) return; // a search for the hint is already under way
+    const answer = this.call("hint");
+    if (answer?.event !== "thinking") return;
+    this.hinting = true;
+    this.ui.thinking(true);
+    const step = () => {
+      const next = this.call("hint_step");
+      if (next?.event === "thinking") {
+        setTimeout(step, 0);
+        return;
+      }
+      this.hinting = false; // answered (the render is applied) or cancelled by a move
+      this.ui.thinking(false);
+      this.watch();
+    };
+    setTimeout(step, 0);
+  }
+
+  watch() {
+    if (this.watchQueued || this.hinting || !this.bridge) return;
+    this.watchQueued = true;
+    const run = (deadline) => {
+      this.watchQueued = false;
+      if (this.hinting) return; // the hint's search covers this position; it re-arms us
+      const answer = this.call("watch", { ms: Math.min(8, deadline.timeRemaining()) });
+      if (!answer) return;
+      document.documentElement.dataset.verdict = answer.verdict || (answer.done ? "" : "searching");
+      this.ui.setUnwinnable(answer.unwinnable);
+      if (!answer.done) this.watch();
+    };
+    if (window.requestIdleCallback) requestIdleCallback(run, { timeout: 1000 });
+    else setTimeout(() => run({ timeRemaining: () => 8 }), 30);
   }
 
   showHint([src, dst, count]) {

@@ -32,13 +32,26 @@ export class Ui {
       confirm: $("#confirm"),
       end: $("#end"),
       info: $("#info"),
+      lost: $("#lost"),
+      winnable: $("#menu-winnable"),
+      winnableNote: $("#menu-winnable-note"),
     };
+    this.settings = {};
+    this.titles = {};
+    this.winnableCounts = {};
+    this.canUndo = false;
     document.addEventListener("click", (e) => this.onClick(e));
     this.els.menu.addEventListener("submit", (e) => e.preventDefault());
     $("#set-four").addEventListener("change", (e) => this.h.settings({ four_colour: e.target.checked }));
     for (const r of document.querySelectorAll('input[name="tap"]')) {
       r.addEventListener("change", (e) => this.h.settings({ tap: e.target.value }));
     }
+    // "Winnable deals only" is per game: it follows the game chosen in the menu.
+    this.els.variants.addEventListener("change", () => this.showWinnable());
+    this.els.winnable.addEventListener("change", (e) => {
+      const variant = this.menuVariant();
+      if (variant) this.h.settings({ winnable: { [variant]: e.target.checked } });
+    });
     setInterval(() => this.tick(), 1000);
   }
 
@@ -56,6 +69,7 @@ export class Ui {
         break;
       case "undo":
         this.closeEnd();
+        this.setUnwinnable(false);
         this.h.undo();
         break;
       case "redo":
@@ -114,6 +128,7 @@ export class Ui {
     const box = this.els.variants;
     box.replaceChildren();
     for (const [id, title] of list) {
+      this.titles[id] = title;
       const label = document.createElement("label");
       const input = document.createElement("input");
       input.type = "radio";
@@ -125,7 +140,10 @@ export class Ui {
     }
   }
 
-  setSettings(settings) {
+  setSettings(settings, winnableCounts) {
+    this.settings = settings;
+    if (winnableCounts) this.winnableCounts = winnableCounts;
+    this.showWinnable();
     $("#set-four").checked = !!settings.four_colour;
     for (const r of document.querySelectorAll('input[name="tap"]')) r.checked = r.value === settings.tap;
     document.documentElement.classList.toggle("four-colour", !!settings.four_colour);
@@ -136,7 +154,29 @@ export class Ui {
     for (const r of this.els.variants.querySelectorAll("input")) r.checked = r.value === current;
     this.els.deal.value = "";
     $("#menu-error").textContent = "";
+    this.showWinnable();
     this.els.menu.showModal();
+  }
+
+  menuVariant() {
+    return this.els.variants.querySelector("input:checked")?.value || this.variant;
+  }
+
+  // The "Winnable deals only" box for the game chosen in the menu: off and greyed out,
+  // with the reason, for a game that has no list of proven-winnable deals.
+  showWinnable() {
+    const variant = this.menuVariant();
+    if (!variant) return;
+    const count = this.winnableCounts[variant] || 0;
+    const title = this.titles[variant] || variant;
+    const box = this.els.winnable;
+    box.disabled = !count;
+    box.checked = !!count && (this.settings.winnable || []).includes(variant);
+    this.els.winnableNote.textContent = count
+      ? `New deals of ${title} are drawn from ${count.toLocaleString("en")} deal numbers ` +
+        "the solver has proved winnable (a deal number typed above is dealt as it is)."
+      : `Not available for ${title}: no deals proved winnable by the solver are ` +
+        "included for it yet.";
   }
 
   dealFromMenu() {
@@ -236,6 +276,9 @@ export class Ui {
       this.showEnd(payload);
     }
     this.inProgress = !!payload.in_progress;
+    this.canUndo = !!payload.can_undo;
+    this.moveCount = payload.move_count;
+    this.setUnwinnable(!!payload.unwinnable);
     if (payload.notice) this.info("Link not opened", payload.notice);
     if (payload.storage_notice) this.info("Saving", payload.storage_notice);
     if (payload.link) {
@@ -243,6 +286,27 @@ export class Ui {
       this.confirm("Open the shared deal?",
         `${title}, deal ${deal}. The game you are playing now counts as a loss in the statistics.`,
         "Open it", () => this.h.newGame(variant, deal));
+    }
+  }
+
+  // "This game can no longer be won": only ever shown on the solver's proof (the
+  // controller's "unwinnable"), hidden again by anything that changes the position.
+  setUnwinnable(on) {
+    const el = this.els.lost;
+    if (on) {
+      $("#lost-text").textContent = this.moveCount
+        ? "This game can no longer be won." : "This deal cannot be won.";
+      $("#lost-undo").hidden = !this.canUndo;
+    }
+    if (el.hidden === !on) return;
+    el.hidden = !on;
+    if (on) this.say($("#lost-text").textContent);
+  }
+
+  thinking(on) {
+    for (const b of document.querySelectorAll('[data-action="hint"]')) {
+      if (on) b.setAttribute("aria-busy", "true");
+      else b.removeAttribute("aria-busy");
     }
   }
 

@@ -1,0 +1,153 @@
+"""The solver in the page (issue 6, "In the app"), against the CPython solver.
+
+- Hint first asks the solver: on a deal the solver wins quickly the highlighted move is
+  the first move of the CPython solver's line; the search runs in slices, so no long task
+  (> 50 ms, PerformanceObserver "longtask") happens while it thinks, and a move made
+  meanwhile cancels it.
+- "Winnable deals only" (New Game menu, per game) deals a number from the shipped list,
+  and is greyed out with a reason for a game without a list.
+- "This game can no longer be won" appears on a position the CPython solver proves lost
+  (resumed from the autosave) and goes away on Undo.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine import Move
+from tests.e2e.table_helpers import _desk, _table  # noqa: F401 (fixtures)
+
+HINT_JS = """() => {
+    const from = [...document.querySelectorAll('[data-hint="from"]')];
+    const to = document.querySelector('[data-pile][data-hint="to"]');
+    if (!from.length) return null;
+    const cards = from.filter((el) => el.dataset.card !== undefined);
+    const src = cards.length ? cards[0].closest('[data-pile]').dataset.pile
+        : from[0].dataset.pile;
+    return {src, count: cards.length, dst: to ? to.dataset.pile : null};
+}"""
+HINT_SHOWN_JS = "() => !!document.querySelector('[data-hint]')"
+HINT_IDLE_JS = """() => !!document.querySelector('[data-hint]')
+    && !document.querySelector('[data-action="hint"][aria-busy]')"""
+LONG_TASKS_JS = """() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration));
+    }).observe({ type: "longtask" });
+}"""
+LOST_SHOWN_JS = "() => !document.getElementById('lost').hidden"
+
+# Beleaguered Castle deal 21: won by the solver in a few hundred positions; after t1-t7
+# (which is what the heuristic hint suggests) the solver proves it lost at once.
+CASTLE_DEAL, LOSING_MOVE = 21, Move("t1", "t7")
+# Deals the solver cannot settle within a hint's budget: the search uses all of it. (One
+# per test: the page remembers what it found about a position, even across new games.)
+HARD, HARD_TOO = ("spider-4", 1), ("spider-4", 2)
+SETTLED_JS = "() => new Promise((ok) => setTimeout(ok, 300))"
+
+
+def test_hint_highlights_the_first_move_of_the_solvers_line(table):
+    game = table.new("beleaguered-castle", CASTLE_DEAL)
+    answer = engine.solve(game, budget_ms=5000)
+    assert answer.result == "won"
+    assert answer.moves[0] != engine.hint(game)  # the heuristic would show another move
+    table.page.keyboard.press("h")
+    table.page.wait_for_function(HINT_SHOWN_JS)
+    first = answer.moves[0]
+    assert table.page.evaluate(HINT_JS) == {"src": first.src, "dst": first.dst,
+                                            "count": first.count}
+    assert table.announced().startswith("Hint")
+    table.check(game)
+
+
+def test_no_long_task_while_the_solver_thinks_about_a_hint(table):
+    game = table.new(*HARD)
+    assert engine.solve(game, budget_ms=400).result == "unknown"
+    page = table.page
+    page.evaluate(SETTLED_JS)  # the new deal's cards are drawn (that is not under test)
+    page.evaluate(LONG_TASKS_JS)
+    began = page.evaluate("performance.now()")
+    page.click('[data-action="hint"]')
+    assert page.get_attribute('[data-action="hint"]', "aria-busy") == "true"
+    page.wait_for_function(HINT_IDLE_JS, timeout=15_000)
+    took = page.evaluate("performance.now()") - began
+    page.wait_for_timeout(100)  # the observer reports a task after it ends
+    assert page.evaluate("window.__longTasks") == []
+    assert took >= 300  # the solver really searched (a few hundred ms), in slices
+    shown = page.evaluate(HINT_JS)
+    hint = engine.hint(game)  # undecided: the heuristic's move
+    assert shown["src"] == hint.src and (hint.src == "stock" or shown["dst"] == hint.dst)
+    table.check(game)
+
+
+def test_a_move_during_the_hint_search_cancels_it(table):
+    game = table.new(*HARD_TOO)
+    assert engine.solve(game, budget_ms=400).result == "unknown"
+    page = table.page
+    page.keyboard.press("h")
+    assert page.get_attribute('[data-action="hint"]', "aria-busy") == "true"
+    table.click_pile("stock")  # a Spider deal, while the solver searches
+    game.play(Move("stock", "tableau", 10))
+    table.check(game)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-action=\"hint\"][aria-busy]')", timeout=5000)
+    page.wait_for_timeout(200)
+    assert page.locator("[data-hint]").count() == 0  # no hint for a position now gone
+    table.check(game)
+
+
+def open_menu_on(table, variant: str) -> None:
+    table.page.click('[data-action="new"]')
+    table.page.check(f'#menu-variants input[value="{variant}"]')
+
+
+def test_winnable_only_deals_a_number_from_the_shipped_list(table):
+    variants = [v for v in engine.VARIANTS if engine.winnable_deals(v)]
+    if not variants:
+        pytest.skip("no winnable-deal lists are shipped yet (engine/data/winnable-*.txt)")
+    variant = variants[0]
+    table.goto(fresh=True)
+    open_menu_on(table, variant)
+    box = table.page.locator("#menu-winnable")
+    assert box.is_enabled() and not box.is_checked()
+    box.check()
+    assert "proved winnable" in table.text("#menu-winnable-note")
+    table.page.click('[data-menu="deal"]')
+    state = table.page.evaluate("() => window.ppTable.act('state')")
+    assert state["variant"] == variant
+    assert state["seed"] in engine.winnable_deals(variant)
+    assert variant in state["settings"]["winnable"]
+    table.act("settings", winnable={variant: False})
+
+
+def test_winnable_only_is_greyed_out_for_a_game_without_a_list(table):
+    bare = [v for v in engine.VARIANTS if not engine.winnable_deals(v)]
+    if not bare:
+        pytest.skip("every game ships a winnable-deal list")
+    table.goto(fresh=True)
+    open_menu_on(table, bare[0])
+    assert table.page.locator("#menu-winnable").is_disabled()
+    assert table.text("#menu-winnable-note").startswith("Not available")
+    table.close_dialogs()
+
+
+def test_notice_on_a_position_the_solver_proves_lost_and_undo_clears_it(table):
+    game = engine.new_game("beleaguered-castle", CASTLE_DEAL)
+    assert engine.solve(game, budget_ms=5000).result == "won"
+    game.play(LOSING_MOVE)
+    assert engine.solve(game, budget_ms=5000).result == "lost"
+    assert game.status == "playing"  # moves are left: the rules alone do not end it
+    table.load(game)
+    page = table.page
+    page.wait_for_function(LOST_SHOWN_JS, timeout=10_000)
+    assert table.text("#lost-text") == "This game can no longer be won."
+    assert page.evaluate("document.documentElement.dataset.verdict") == "lost"
+    assert page.locator("#end[open]").count() == 0  # quiet: no dialog
+    page.click("#lost-undo")
+    game.undo()
+    table.check(game)
+    assert not page.evaluate(LOST_SHOWN_JS)
+    page.wait_for_function("() => document.documentElement.dataset.verdict === 'won'",
+                           timeout=10_000)
+    assert not page.evaluate(LOST_SHOWN_JS)  # the deal itself can be won

@@ -1,0 +1,333 @@
+"""The table's solver features in CPython (web/solver_intents.py through Table.handle).
+
+Issue 6, "In the app": Hint first asks the solver (in slices) and shows the first move of
+a winning line, else falls back to the heuristic hint; a line being followed answers
+the next hints at once and any other move drops it; "Winnable deals only" per variant
+draws new deals from engine.winnable_deals; "This game can no longer be won" only where
+the solver proved the position lost.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import engine
+from web import solving
+from web.controller import Table
+from web.storage import SETTINGS, MemoryBackend, Storage
+
+# Beleaguered Castle deal 21: the solver wins it in a few hundred positions, and the
+# move t1-t7 from the deal leaves a position it proves lost at once (both checked below).
+CASTLE_DEAL, LOSING_MOVE = 21, engine.Move("t1", "t7")
+
+# A Beleaguered Castle position with moves left that cannot be won (found by a random
+# search of small positions; the tests check the solver's "lost" on it).
+LOST_ROWS = {"t0": ["9H", "JC"], "t1": ["7D", "JS", "KD"], "t2": ["TD", "JD"],
+             "t3": ["QH", "KH"], "t4": ["8D"], "t5": ["QD", "TC", "QC", "JH", "TH"],
+             "t6": ["9D", "QS", "KS"], "t7": ["KC", "TS"]}
+LOST_FOUNDATIONS = {"f0": 9, "f1": 8, "f2": 6, "f3": 9}  # cards already on each (S H D C)
+
+
+def lost_position() -> engine.Game:
+    """The small Beleaguered Castle position above (status "playing", proved lost)."""
+    piles = dict(LOST_ROWS)
+    for pid, height in LOST_FOUNDATIONS.items():
+        suit = "SHDC"[int(pid[1])]
+        piles[pid] = [rank + suit for rank in "A23456789TJQK"[:height]]
+    return engine.from_position("beleaguered-castle", piles)
+
+
+def make_table(backend: MemoryBackend | None = None) -> Table:
+    return Table(Storage(backend or MemoryBackend()), now=lambda: 1000.0,
+                 rng=random.Random(7))
+
+
+def hint(table: Table) -> dict:
+    """Press Hint and run the search's slices as the page does, until the answer."""
+    payload = table.handle("hint")
+    steps = 0
+    while payload["event"] == "thinking":
+        steps += 1
+        assert steps < 10_000
+        payload = table.handle("hint_step")
+    return payload
+
+
+def watch(table: Table) -> dict:
+    """Run the background watch's slices until it is done (as the page's idle callbacks)."""
+    answer = table.handle("watch", {"ms": 8})
+    for _ in range(10_000):
+        if answer["done"]:
+            return answer
+        answer = table.handle("watch", {"ms": 8})
+    raise AssertionError("the watch never finished")
+
+
+class CountingSolver(engine.Solver):
+    """engine.Solver, counting how many searches were started."""
+
+    started = 0
+
+    def __init__(self, *args, **kwargs) -> None:
+        CountingSolver.started += 1
+        super().__init__(*args, **kwargs)
+
+
+@pytest.fixture
+def counting(monkeypatch):
+    CountingSolver.started = 0
+    monkeypatch.setattr(solving.engine, "Solver", CountingSolver)
+    return CountingSolver
+
+
+# -- hints ---------------------------------------------------------------------------------
+
+
+def test_hint_shows_the_first_move_of_the_solvers_winning_line():
+    table = make_table()
+    table.start(f"?game=beleaguered-castle&deal={CASTLE_DEAL}")
+    answer = engine.solve(engine.new_game("beleaguered-castle", CASTLE_DEAL), budget_ms=5000)
+    assert answer.result == "won"
+    payload = hint(table)
+    assert payload["event"] == "hint" and payload["hint_proven"] is True
+    assert engine.Move(*payload["hint"]) == answer.moves[0]
+    assert payload["announce"].startswith("Hint: ")
+
+
+def test_hint_falls_back_to_the_heuristic_when_the_solver_does_not_answer_in_time():
+    table = make_table()
+    table.start("?game=spider-4&deal=1")
+    table.hint_budget_ms = 0.0  # no time at all: the solver cannot answer
+    payload = hint(table)
+    assert payload["event"] == "hint" and payload["hint_proven"] is False
+    assert engine.Move(*payload["hint"]) == engine.hint(table.game)
+    assert payload["unwinnable"] is False  # "unknown" is never a loss
+
+
+def test_hint_search_runs_in_slices_within_its_budget():
+    """A hard deal: "thinking" answers until the budget is spent, then the heuristic."""
+    table = make_table()
+    table.start("?game=spider-4&deal=1")
+    table.hint_budget_ms, table.hint_slice_ms = 60.0, 10.0
+    assert engine.solve(table.game, budget_ms=60).result == "unknown"
+    payload = table.handle("hint")
+    slices = 1
+    while payload["event"] == "thinking":
+        payload = table.handle("hint_step")
+        slices += 1
+    assert slices >= 3  # 60 ms of solver time in slices of about 10 ms
+    assert engine.Move(*payload["hint"]) == engine.hint(table.game)
+    assert payload["hint_proven"] is False
+
+
+def test_hint_on_a_proven_loss_falls_back_and_says_the_game_is_lost():
+    table = make_table()
+    table.start("")
+    game = lost_position()
+    assert engine.solve(game, budget_ms=5000).result == "lost" and game.status == "playing"
+    table.adopt(game)
+    payload = hint(table)
+    assert engine.Move(*payload["hint"]) == engine.hint(game)
+    assert payload["hint_proven"] is False
+    assert payload["unwinnable"] is True
+
+
+def test_a_followed_line_answers_the_next_hints_without_searching(counting):
+    table = make_table()
+    table.start(f"?game=beleaguered-castle&deal={CASTLE_DEAL}")
+    first = hint(table)
+    assert counting.started == 1
+    line = engine.solve(engine.new_game("beleaguered-castle", CASTLE_DEAL), 5000).moves
+    for n in range(1, 6):  # play the hinted move, ask again: the line's next move at once
+        table.handle("play", dict(zip(("src", "dst", "count"), first["hint"], strict=True)))
+        first = table.handle("hint")
+        assert first["event"] == "hint" and first["hint_proven"] is True
+        assert engine.Move(*first["hint"]) == line[n]
+    assert counting.started == 1
+
+
+def test_any_other_move_drops_the_line(counting):
+    table = make_table()
+    table.start(f"?game=beleaguered-castle&deal={CASTLE_DEAL}")
+    shown = engine.Move(*hint(table)["hint"])
+    other = next(m for m in table.game.legal_moves() if m != shown)
+    table.handle("play", {"src": other.src, "dst": other.dst, "count": other.count})
+    assert table.line is None
+    payload = hint(table)  # a new search from the new position
+    assert counting.started == 2
+    assert engine.Move(*payload["hint"]) in table.game.legal_moves()
+
+
+def test_a_move_during_the_search_cancels_it():
+    table = make_table()
+    table.start("?game=spider-4&deal=1")
+    assert table.handle("hint")["event"] == "thinking"
+    table.handle("stock")
+    assert table.handle("hint_step") == {"event": "hint_cancelled"}
+    assert table.search is None
+
+
+def test_hint_joins_a_watch_search_of_the_same_position(counting):
+    table = make_table()
+    table.start(f"?game=beleaguered-castle&deal={CASTLE_DEAL}")
+    table.watch_slice_ms = 0.5
+    table.handle("watch", {"ms": 0.5})
+    assert counting.started == 1
+    payload = hint(table)
+    assert payload["hint_proven"] is True and counting.started == 1
+
+
+# -- the lost-position watch -----------------------------------------------------------------
+
+
+def test_the_watch_says_unwinnable_only_on_a_proven_loss():
+    backend = MemoryBackend()
+    game = engine.new_game("beleaguered-castle", CASTLE_DEAL)
+    assert engine.solve(game, budget_ms=5000).result == "won"
+    game.play(LOSING_MOVE)
+    assert engine.solve(game, budget_ms=5000).result == "lost" and game.status == "playing"
+    Storage(backend).save_game(game.record(), 0)  # the autosave, as the page keeps it
+    table = make_table(backend)
+    assert table.start("")["unwinnable"] is False  # not searched yet: nothing claimed
+    answer = watch(table)
+    assert answer == {"event": "watch", "done": True, "verdict": "lost", "unwinnable": True}
+    assert table.handle("state")["unwinnable"] is True
+    undone = table.handle("undo")  # the deal itself can be won: the notice goes
+    assert undone["unwinnable"] is False
+    assert watch(table)["verdict"] == "won" and table.handle("state")["unwinnable"] is False
+    assert table.handle("redo")["unwinnable"] is True  # the proof is remembered
+
+
+def test_the_watch_never_claims_a_loss_it_did_not_prove():
+    table = make_table()
+    table.start("?game=spider-4&deal=1")
+    table.watch_budget_ms = 40.0
+    answer = watch(table)
+    assert answer["verdict"] == "unknown" and answer["unwinnable"] is False
+    assert table.handle("state")["unwinnable"] is False
+
+
+def test_the_watch_restarts_when_the_position_changes(counting):
+    table = make_table()
+    table.start("?game=spider-4&deal=1")
+    table.handle("watch", {"ms": 1})
+    first = table.search
+    assert first is not None and first.result is None
+    table.handle("stock")
+    assert table.search is None
+    table.handle("watch", {"ms": 1})
+    assert table.search is not first and table.search.state == table.game.state
+    assert counting.started == 2
+
+
+def test_a_lost_constructed_position_shows_the_notice_after_the_watch():
+    table = make_table()
+    table.start("")
+    table.adopt(lost_position())
+    assert table.handle("state")["unwinnable"] is False
+    assert watch(table)["unwinnable"] is True
+    assert table.handle("state")["unwinnable"] is True
+    table.handle("new", {"variant": "klondike", "seed": 5})
+    assert table.handle("state")["unwinnable"] is False
+
+
+def test_no_notice_once_the_game_is_over():
+    table = make_table()
+    table.start("")
+    rows = [["TS", "KH"], ["TH", "KS"], ["TD", "KC"], ["TC", "KD"],
+            ["QS", "JH"], ["QH", "JS"], ["QD", "JC"], ["QC", "JD"]]  # kings and jacks stuck
+    piles = {f"t{i}": row for i, row in enumerate(rows)}
+    piles.update({f"f{i}": [r + s for r in "A23456789"] for i, s in enumerate("SHDC")})
+    table.adopt(engine.from_position("beleaguered-castle", piles))
+    assert table.game.status == "lost"  # no legal move: the end dialog says so instead
+    assert watch(table) == {"event": "watch", "done": True, "verdict": None,
+                            "unwinnable": False}
+    assert table.handle("state")["unwinnable"] is False
+
+
+# -- winnable deals only ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def shipped(monkeypatch):
+    """Stand-in lists: klondike has one, the other variants none."""
+    lists = {"klondike": (3, 4, 11)}
+    monkeypatch.setattr(engine, "winnable_deals", lambda variant: lists.get(variant, ()))
+    return lists
+
+
+def test_winnable_only_draws_new_deals_from_the_list(shipped):
+    backend = MemoryBackend()
+    table = make_table(backend)
+    table.start("?game=klondike&deal=99")
+    payload = table.handle("settings", {"winnable": {"klondike": True}})
+    assert payload["settings"]["winnable"] == ["klondike"]
+    assert payload["winnable_counts"]["klondike"] == 3
+    seeds = {table.handle("new", {"variant": "klondike"})["seed"] for _ in range(30)}
+    assert seeds <= set(shipped["klondike"]) and len(seeds) > 1
+    assert table.handle("new", {"variant": "klondike", "seed": 77})["seed"] == 77  # typed
+    assert Storage(backend).settings(engine.VARIANTS)["winnable"] == ["klondike"]
+    again = make_table(backend)  # a new page starts with a winnable deal too
+    backend.items.pop("pp:v1:game")
+    assert again.start("")["seed"] in shipped["klondike"]
+
+
+def test_winnable_only_is_per_variant_and_off_without_a_list(shipped):
+    table = make_table()
+    table.start("?game=klondike&deal=99")
+    table.handle("settings", {"winnable": {"klondike": True, "doublets": True}})
+    assert table.settings["winnable"] == ["klondike", "doublets"]
+    assert table.handle("new", {"variant": "doublets"})["winnable_counts"]["doublets"] == 0
+    seeds = {table.handle("new", {"variant": "doublets"})["seed"] for _ in range(5)}
+    assert not seeds <= set(shipped["klondike"])  # random deals: no list for doublets
+    table.handle("settings", {"winnable": {"klondike": False}})
+    seeds = {table.handle("new", {"variant": "klondike"})["seed"] for _ in range(5)}
+    assert not seeds & set(shipped["klondike"])
+
+
+def test_winnable_setting_ignores_bad_values(shipped):
+    table = make_table()
+    table.start("")
+    payload = table.handle("settings", {"winnable": {"nope": True, "klondike": "yes"}})
+    assert payload["settings"]["winnable"] == []
+    table.handle("settings", {"winnable": ["klondike"]})
+    assert table.settings["winnable"] == []
+
+
+@pytest.mark.parametrize("stored", [
+    {"schema": 1, "variant": "klondike", "tap": "auto", "four_colour": True},
+    {"variant": "klondike"},
+    {"schema": 1, "variant": "klondike", "winnable": "klondike"},
+])
+def test_settings_without_the_field_read_as_no_variant(stored):
+    """web/storage.py: a field added with a default needs no new schema version."""
+    backend = MemoryBackend()
+    backend.setItem("pp:v1:" + SETTINGS, json.dumps(stored))
+    storage = Storage(backend)
+    settings = storage.settings(engine.VARIANTS)
+    assert settings["winnable"] == [] and settings["variant"] == "klondike"
+    assert storage.problems == []
+
+
+def test_stored_winnable_list_keeps_known_variants_only():
+    backend = MemoryBackend()
+    backend.setItem("pp:v1:settings", json.dumps(
+        {"schema": 1, "winnable": ["klondike", "gone-game", 3, "beleaguered-castle"]}))
+    assert Storage(backend).settings(engine.VARIANTS)["winnable"] == [
+        "klondike", "beleaguered-castle"]
+
+
+def test_shipped_lists_give_winnable_deals():
+    """With the real lists (engine/data/winnable-*.txt): every drawn deal is one of them."""
+    variants = [v for v in engine.VARIANTS if engine.winnable_deals(v)]
+    if not variants:
+        pytest.skip("no winnable-deal lists are shipped yet (engine/data/winnable-*.txt)")
+    table = make_table()
+    table.start("")
+    table.handle("settings", {"winnable": dict.fromkeys(variants, True)})
+    for variant in variants:
+        seed = table.handle("new", {"variant": variant})["seed"]
+        assert seed in engine.winnable_deals(variant)

@@ -1,0 +1,191 @@
+"""The table's solver intents: proven hints, the lost-position watch, winnable deals.
+
+Pure Python (no browser imports). :class:`SolverIntents` is mixed into
+web.controller.Table; web/table.js drives the searches in slices through the page's one
+dispatch, yielding to the browser between calls:
+
+- ``hint``: a winning line being followed answers at once; a position already searched
+  answers at once (the line's move, or the heuristic ``engine.hint`` when it was not
+  won); otherwise the solver gets a first slice and, when undecided, the answer is
+  ``{"event": "thinking"}`` and the page calls ``hint_step`` (one slice each) until a
+  render payload with the hint comes back (the solver's first move of a win, else the
+  heuristic hint) or ``{"event": "hint_cancelled"}`` (the position changed meanwhile);
+- ``watch``: one background slice on the current position, run by the page in idle
+  time after each render; ``{"event": "watch", "done": bool, "verdict": "won" | "lost" |
+  "unknown" | None, "unwinnable": bool}``.
+  "unwinnable" (also in every render payload) is true only where a search proved the
+  position lost, never on a guess;
+- ``new`` with no deal number draws from ``engine.winnable_deals(variant)`` when the
+  "Winnable deals only" setting is on for that variant and the variant has such a list.
+
+Any change of position drops the search under way (its answer would be for a position
+no longer on the table) and the winning line unless the new position is on it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import engine
+from web.solving import LOST, UNKNOWN, WON, Line, Search, Verdicts
+
+if TYPE_CHECKING:
+    import random
+
+    from web.storage import Storage
+
+Payload = dict[str, Any]
+
+HINT_BUDGET_MS = 400.0  # solver time a hint may take in all
+HINT_SLICE_MS = 10.0  # one slice of a hint search (the page yields between slices)
+WATCH_BUDGET_MS = 600.0  # solver time the background watch spends on one position
+WATCH_MAX_NODES = 60_000  # and positions it may expand there
+WATCH_SLICE_MS = 8.0  # one idle slice of the watch (short: input may arrive meanwhile)
+
+
+class SolverIntents:
+    """Solver-backed hints, lost-position notices and winnable deals for a Table."""
+
+    game: engine.Game
+    settings: dict[str, Any]
+    storage: Storage
+    rng: random.Random
+
+    hint_budget_ms = HINT_BUDGET_MS
+    hint_slice_ms = HINT_SLICE_MS
+    watch_budget_ms = WATCH_BUDGET_MS
+    watch_max_nodes: int | None = WATCH_MAX_NODES
+    watch_slice_ms = WATCH_SLICE_MS
+
+    def solver_init(self) -> None:
+        """No search, line or verdict yet."""
+        self.search: Search | None = None
+        self.hint_waiting = False  # a hint waits for ``search``
+        self.line: Line | None = None
+        self.verdicts = Verdicts()
+
+    def position_changed(self) -> None:
+        """The position on the table changed: drop what belonged to the old one."""
+        self.search = None
+        self.hint_waiting = False
+        if self.line is not None and self.game.state not in self.line:
+            self.line = None
+
+    def game_replaced(self) -> None:
+        """Another game is on the table: nothing of the old one applies."""
+        self.search = None
+        self.hint_waiting = False
+        self.line = None
+
+    # -- hints ----------------------------------------------------------------------------
+
+    def do_hint(self) -> Payload:
+        """Point at the first move of a winning line, else at the heuristic's best move."""
+        game = self.game
+        if game.status != "playing":
+            return self.render("none", announce="No hint: the game is over.")  # type: ignore[attr-defined]
+        known = self.known_hint()
+        if known is not None:
+            return known
+        if self.search is None or self.search.state != game.state:
+            self.search = Search(game, self.hint_budget_ms)
+        elif not self.hint_waiting:  # the watch is searching this position: carry on
+            self.search.allow(self.hint_budget_ms)
+        self.hint_waiting = True
+        return self.do_hint_step()
+
+    def do_hint_step(self) -> Payload:
+        """One more slice of the hint's search: the hint once decided, else "thinking"."""
+        search = self.search
+        if not self.hint_waiting or search is None or search.state != self.game.state:
+            self.hint_waiting = False
+            return {"event": "hint_cancelled"}
+        if search.step(self.hint_slice_ms) is None:
+            return {"event": "thinking"}
+        self.finish(search)
+        return self.known_hint() or self.render("none", announce="No moves left.")  # type: ignore[attr-defined]
+
+    def known_hint(self) -> Payload | None:
+        """The hint when nothing needs searching: a line's move, or the heuristic's move
+        when this position was searched and not won; None when a search is needed."""
+        game = self.game
+        move = self.line.move_at(game.state) if self.line is not None else None
+        proven = move is not None
+        if move is None:
+            if self.verdicts.get(game.state) is None:
+                return None
+            move = engine.hint(game)
+        if move is None:
+            return self.render("none", announce="No moves left.")  # type: ignore[attr-defined]
+        words = "Hint: " + self.describe(move) + "."  # type: ignore[attr-defined]
+        payload = self.render("hint", hint=move, announce=words)  # type: ignore[attr-defined]
+        payload["hint_proven"] = proven
+        return payload
+
+    def finish(self, search: Search) -> None:
+        """Keep what a finished search found; it no longer runs."""
+        result = search.result or UNKNOWN
+        self.verdicts.put(search.state, result)
+        if result == WON:
+            self.line = Line(self.game.rules, search.state, search.moves)
+        if self.search is search:
+            self.search = None
+            self.hint_waiting = False
+
+    # -- the lost-position watch ----------------------------------------------------------
+
+    @property
+    def unwinnable(self) -> bool:
+        """True when the position in play was proved lost (the game may still have moves)."""
+        return self.game.status == "playing" and self.verdicts.get(self.game.state) == LOST
+
+    def do_watch(self, ms: float | None = None) -> Payload:
+        """One background slice (at most ``ms``) of a search of the position in play."""
+        game = self.game
+        done = game.status != "playing" or self.verdicts.get(game.state) is not None
+        if not done and not self.hint_waiting:  # a waiting hint drives the search itself
+            if self.search is None or self.search.state != game.state:
+                self.search = Search(game, self.watch_budget_ms, self.watch_max_nodes)
+            slice_ms = self.watch_slice_ms if ms is None else min(float(ms), self.watch_slice_ms)
+            if self.search.step(max(slice_ms, 1.0)) is not None:
+                self.finish(self.search)
+                done = True
+        return {"event": "watch", "done": done, "verdict": self.verdicts.get(game.state),
+                "unwinnable": self.unwinnable}
+
+    # -- winnable deals -------------------------------------------------------------------
+
+    def winnable_counts(self) -> dict[str, int]:
+        """How many proven-winnable deal numbers are shipped for each variant."""
+        return {v: len(engine.winnable_deals(v)) for v in engine.VARIANTS}
+
+    def draw_seed(self, variant: str) -> int:
+        """A random deal number for a new game of ``variant``: from the proven-winnable
+        list when the player asked for winnable deals of it and there is a list."""
+        if variant in self.settings.get("winnable", ()):
+            deals = engine.winnable_deals(variant)
+            if deals:
+                return self.rng.choice(deals)
+        return self.random_seed()  # type: ignore[attr-defined]
+
+    def change_winnable(self, changes: Any) -> None:
+        """Turn "Winnable deals only" on or off per variant: ``{variant: bool}``."""
+        if not isinstance(changes, dict):
+            return
+        chosen = set(self.settings.get("winnable", ()))
+        for variant, on in changes.items():
+            if variant in engine.VARIANTS and isinstance(on, bool):
+                if on:
+                    chosen.add(variant)
+                else:
+                    chosen.discard(variant)
+        self.settings["winnable"] = [v for v in engine.VARIANTS if v in chosen]
+
+    def add_solver_fields(self, payload: Payload, event: str) -> None:
+        """Render payload extras: the proven-lost flag; the winnable lists' sizes for menus."""
+        payload["unwinnable"] = self.unwinnable
+        if event in ("start", "new", "settings"):
+            payload["winnable_counts"] = self.winnable_counts()
+
+
+__all__ = ["SolverIntents"]

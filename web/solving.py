@@ -1,0 +1,102 @@
+"""The solver at the table: time-sliced searches, winning lines, verdicts per position.
+
+Pure Python (no browser imports). The page never runs the solver in one go: it calls a
+:class:`Search` for one short slice at a time (web/table.js yields to the browser between
+slices), so no slice freezes the page for long. What a finished search learns is kept:
+
+- a :class:`Line` (the moves of a proven win from some position), which answers the next
+  hints at once while the player follows it;
+- a :class:`Verdicts` table, position -> "won" / "lost" / "unknown", so a position is
+  searched once and "This game can no longer be won" is said only on a proven "lost".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import engine
+from engine.state import Rules, State
+
+WON, LOST, UNKNOWN = "won", "lost", "unknown"
+
+
+class Line:
+    """A proven winning line: the moves from a start position and every position on the way."""
+
+    def __init__(self, rules: Rules, state: State, moves: list[engine.Move]) -> None:
+        self.moves = list(moves)
+        self.index: dict[Hashable, int] = {state: 0}
+        for n, move in enumerate(self.moves, 1):
+            state = rules.apply(state, move)
+            self.index.setdefault(state, n)
+
+    def move_at(self, state: Any) -> engine.Move | None:
+        """The line's next move from ``state``, or None when ``state`` is not on the line."""
+        n = self.index.get(state)
+        return None if n is None or n >= len(self.moves) else self.moves[n]
+
+    def __contains__(self, state: object) -> bool:
+        return state in self.index
+
+
+class Search:
+    """One solver run on one position, spent in slices, with a budget of solver time.
+
+    ``result`` stays None until the solver answers or the budget is spent: then it is
+    "won" (``moves`` win from the position), "lost" (proved) or "unknown".
+    """
+
+    def __init__(self, game: engine.Game, budget_ms: float,
+                 max_nodes: int | None = None) -> None:
+        self.state = game.state
+        self.budget_ms = budget_ms
+        self.solver = engine.Solver(game, max_nodes)
+        self.result: str | None = self.solver.result
+
+    @property
+    def moves(self) -> list[engine.Move]:
+        """The winning moves once the result is "won"."""
+        return self.solver.moves
+
+    @property
+    def spent_ms(self) -> float:
+        """Solver time spent so far."""
+        return self.solver.elapsed_ms
+
+    def allow(self, more_ms: float) -> None:
+        """Make sure at least ``more_ms`` of solver time is left (a hint joins a search)."""
+        self.budget_ms = max(self.budget_ms, self.spent_ms + more_ms)
+
+    def step(self, ms: float) -> str | None:
+        """Search for at most about ``ms`` (less when the budget ends sooner); the result."""
+        if self.result is None:
+            left = self.budget_ms - self.spent_ms
+            if left > 0:
+                self.solver.step(min(ms, left))
+                self.result = self.solver.result
+            if self.result is None and self.spent_ms >= self.budget_ms:
+                self.result = UNKNOWN
+        return self.result
+
+
+class Verdicts:
+    """What searches found about recent positions (the newest ``size`` kept)."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._found: dict[Hashable, str] = {}
+
+    def get(self, state: object) -> str | None:
+        """"won", "lost", "unknown", or None when the position was not searched."""
+        return self._found.get(state)  # type: ignore[arg-type]
+
+    def put(self, state: Hashable, result: str) -> None:
+        """Remember the answer of a finished search."""
+        self._found.pop(state, None)
+        self._found[state] = result
+        while len(self._found) > self.size:
+            del self._found[next(iter(self._found))]
+
+
+__all__ = ["LOST", "Line", "Search", "UNKNOWN", "Verdicts", "WON"]
