@@ -19,7 +19,8 @@ from .spider import COLUMNS, STOCK, SpiderRules
 from .state import State
 
 _UP = ~DOWN
-W_DOWN, W_BREAK, W_SEQ, W_STOCK, W_EMPTY = 6, 3, 3, 2, 6
+W_DOWN, W_BREAK, W_SEQ, W_EMPTY = 6, 3, 3, 6
+W_STOCK = {1: 3, 2: 2, 4: 2}  # by suits: with one suit, dealt cards join runs more often
 _SEP = b"\xff"
 
 
@@ -32,12 +33,13 @@ class SpiderSpace(Space):
 
     def __init__(self, rules: SpiderRules) -> None:
         super().__init__(rules)
+        self._stock_weight = W_STOCK[rules.suits]
         self._column_scores: dict[tuple[int, ...], int] = {}
 
     def score(self, state: State) -> int:
         """Face-down cards, breaks between face-up cards, stock cards; empty columns help."""
         memo = self._column_scores
-        total = W_STOCK * len(state.piles[STOCK])
+        total = self._stock_weight * len(state.piles[STOCK])
         for pile in state.piles[:COLUMNS]:
             value = memo.get(pile)
             if value is None:
