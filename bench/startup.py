@@ -56,12 +56,19 @@ RECORDER = """
   const mark = (name) => { marks[name] ??= performance.now(); };
   addEventListener("py:progress", (e) => mark(e.detail));
   addEventListener("py:ready", () => mark("py:ready"), true);
-  const instantiate = WebAssembly.instantiateStreaming;
-  WebAssembly.instantiateStreaming = function (...args) {
-    const result = instantiate.apply(this, args);
-    result.then(() => mark("wasm instantiated"), () => {});
-    return result;
+  // Python's own wasm (PyScript instantiates a small one of its own).
+  const isPython = (result) => {
+    const exports = (result.instance || result).exports || {};
+    return Object.keys(exports).some((name) => name.startsWith("Py"));
   };
+  for (const name of ["instantiateStreaming", "instantiate"]) {
+    const original = WebAssembly[name];
+    WebAssembly[name] = function (...args) {
+      const result = original.apply(this, args);
+      result.then((done) => isPython(done) && mark("wasm instantiated"), () => {});
+      return result;
+    };
+  }
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       if (entry.name.startsWith("pp:")) marks[entry.name] ??= entry.startTime;

@@ -41,6 +41,13 @@ async function dropSnapshot() {
 }
 
 export async function loadPyodide(options = {}) {
+  useEarlyWasm();
+  const pyodide = await startPython(options);
+  await pageScriptsRan();
+  return pyodide;
+}
+
+async function startPython(options) {
   const config = { ...options, indexURL: INDEX_URL };
   const saved = await savedSnapshot();
   if (saved) {
@@ -61,6 +68,42 @@ export async function loadPyodide(options = {}) {
   if (report.snapshot === "none") report.snapshot = "fresh";
   whenReady(makeSnapshot);
   return pyodide;
+}
+
+// index.html starts compiling Pyodide's wasm as the page begins to load and leaves the
+// promise of the module in window.ppPyodideWasm. Pyodide fetches and compiles the wasm
+// itself with WebAssembly.instantiateStreaming (only once PyScript and its config are
+// loaded): for its next call, that function instantiates the early module instead (and
+// drops Pyodide's own download). If the early compile failed, Pyodide's way is used.
+function useEarlyWasm() {
+  const early = globalThis.ppPyodideWasm;
+  delete globalThis.ppPyodideWasm;
+  if (!early) return;
+  const instantiateStreaming = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = async function (source, imports) {
+    WebAssembly.instantiateStreaming = instantiateStreaming;
+    let module;
+    try {
+      module = await early;
+    } catch {
+      return instantiateStreaming.call(this, source, imports);
+    }
+    Promise.resolve(source).then((response) => response.body?.cancel(), () => {});
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  };
+}
+
+// index.html runs PyScript before the table's script (web/table.js), so that Python starts
+// sooner; web/main.py needs what that script defines. Every module script of the page has
+// run once DOMContentLoaded is dispatched, which is nearly always long past by now.
+function pageScriptsRan() {
+  const [navigation] = performance.getEntriesByType("navigation");
+  if (document.readyState === "complete" || !navigation || navigation.domContentLoadedEventStart > 0) {
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    document.addEventListener("DOMContentLoaded", () => resolve(), { once: true });
+  });
 }
 
 // Run `task` once the page says it is playable, so the snapshot never slows the start.
