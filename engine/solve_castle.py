@@ -30,14 +30,23 @@ class CastleSpace(Space):
     best_first = True
 
     def score(self, state: State) -> int:
-        """Cards still in rows, cards above a lower card of their row; empty rows help."""
+        """Cards still in rows, cards above a lower card of their row, cards above the card a
+        foundation takes next; empty rows help."""
         memo = self._row_scores
         total = 0
-        for row in state.piles[:ROWS]:
+        piles = state.piles
+        for row in piles[:ROWS]:
             value = memo.get(row)
             if value is None:
                 value = memo[row] = _row_score(row)
             total += value
+        if W_NEED:  # how deep the cards the foundations take next lie
+            wanted = {(len(piles[f]) + 1) | (f - F0) << 4 for f in range(F0, F0 + 4)}
+            for row in piles[:ROWS]:
+                n = len(row)
+                for i, card in enumerate(row):
+                    if card in wanted:
+                        total += W_NEED * (n - 1 - i)
         return total
 
     def __init__(self, rules: CastleRules) -> None:
@@ -135,7 +144,7 @@ def _row_score(row: Pile) -> int:
     return total
 
 
-W_EMPTY, W_CARD, W_BLOCK, W_BREAK = 4, 2, 3, 1
+W_EMPTY, W_CARD, W_BLOCK, W_BREAK, W_NEED = 4, 2, 3, 1, 1
 
 
 def stuck(piles: tuple[Pile, ...] | list[Pile]) -> bool:
