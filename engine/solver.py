@@ -1,27 +1,39 @@
 """A solver for every variant: proven wins, proven losses, or "unknown" when time runs out.
 
 The solver is *thoughtful*: it knows the cards hidden from the player (face-down
-cards, the order of the stock), so a win it finds is a win for someone who could see
-through the backs of the cards, and a loss it proves is a loss whatever those cards are
--- no luck can save the game.
+cards, the order of the stock). A win it finds is a win for someone who could see
+through the backs of the cards, so a deal it wins may still be lost by a player who
+guesses wrong; a loss it proves is a loss however the hidden cards lie -- no play can
+win from there.
 
 >>> import engine
->>> game = engine.new_game("beleaguered-castle", seed=5)
->>> answer = engine.solve(game, budget_ms=1000)
->>> answer.result in ("won", "lost", "unknown")
-True
+>>> game = engine.new_game("klondike", seed=1)
+>>> answer = engine.solve(game, budget_ms=2000)
+>>> answer.result, game.copy().status
+('won', 'playing')
 
-The search is a depth-first search over the states the variant's :class:`Space` steps
-to, most promising step first, with a table of every state key seen: a state is searched
-once, so when the search runs out of states without meeting a win, no win exists
-("lost"). Nothing is pruned on a guess: the space prunes only moves it proves useless.
+How it searches. Each variant's :class:`~engine.solve_space.Space` (``solve_<game>.py``)
+gives the steps from a state (real moves, or macros of real moves such as Klondike's
+turns through the stock), a key that is equal for states with the same future (columns
+that the rules treat alike are sorted, for instance), safe moves to the foundations
+made at once, and a score. The search is best-first on that score (depth-first for
+Doublets) and remembers every key it has met, so each state is expanded once. Some
+spaces first run a *pruned pass* that skips moves which are seldom needed; if that pass
+runs out of states, a complete pass follows. Only a complete pass that runs out of
+states answers "lost": every state reachable from the position was searched and none
+was won (the spaces skip a move only when they prove it can be done without).
 
-For the browser, :class:`Solver` works in slices so the page never freezes::
+For the browser, :class:`Solver` works in slices, so the page never freezes::
 
     solver = engine.Solver(game)
     while solver.step(ms=30) is None:   # resume between frames
         ...
-    solver.result, solver.moves
+    solver.result, solver.moves          # "won" with the moves, or "lost"/"unknown"
+
+``engine.solve(game, budget_ms, max_nodes)`` is the one-call form; the command line
+is ``python -m engine solve VARIANT SEED [--budget-ms N] [--json]``. Deals proved
+winnable ship in ``engine/data/winnable-<variant>.txt`` (:func:`winnable_deals`),
+made by ``python -m engine winnable VARIANT --count N``.
 """
 
 from __future__ import annotations
@@ -33,7 +45,7 @@ from collections.abc import Hashable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from .game import new_game
+from .game import Game, new_game
 from .moves import Move
 from .solve_space import Child, Macro, Space
 from .state import Rules, State
@@ -63,14 +75,13 @@ class Solution(NamedTuple):
 
 
 def space_for(rules: Rules) -> Space:
-    """The search space of ``rules``' variant (the generic one for games without hooks)."""
+    """The search space of ``rules``' variant (the generic one for games without hooks).
+
+    A game's module is imported on first use, so a page that never solves never loads it.
+    """
     for prefix, module in _SPACES:
         if rules.variant.startswith(prefix):
-            try:
-                found = importlib.import_module(f"{__package__}.{module}")
-            except ModuleNotFoundError:
-                break
-            return found.space(rules)
+            return importlib.import_module(f"{__package__}.{module}").space(rules)
     return Space(rules)
 
 
@@ -93,9 +104,9 @@ class Solver:
     (``max_nodes`` states were expanded without an answer).
     """
 
-    def __init__(self, game: object, max_nodes: int | None = None) -> None:
-        self.rules: Rules = game.rules  # type: ignore[attr-defined]
-        self.start: State = game.state  # type: ignore[attr-defined]
+    def __init__(self, game: Game, max_nodes: int | None = None) -> None:
+        self.rules: Rules = game.rules
+        self.start: State = game.state
         self.space = space_for(self.rules)
         self.max_nodes = max_nodes
         self.nodes = 0
@@ -236,7 +247,7 @@ class Solver:
         return True
 
 
-def solve(game: object, budget_ms: float = 1000.0, max_nodes: int | None = None) -> Solution:
+def solve(game: Game, budget_ms: float = 1000.0, max_nodes: int | None = None) -> Solution:
     """Search from ``game``'s position for at most ``budget_ms`` (and ``max_nodes`` states).
 
     The answer's moves, when won, replay with ``game.play`` to a win. ``"lost"`` means no
