@@ -78,7 +78,3 @@ class Space:
 def _hidden(state: State) -> int:
     return sum(1 for pile in state.piles for card in pile if card & DOWN)
 
-
-def pile_bytes(pile: tuple[int, ...]) -> bytes:
-    """A pile as bytes (cards are below 128), for compact keys."""
-    return bytes(pile)
