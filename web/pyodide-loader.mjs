@@ -10,25 +10,54 @@
 // worker controls the page). A snapshot that is missing, from another Pyodide
 // build, or that fails to load is simply not used (and dropped), so the worst case is
 // the ordinary start.
+//
+// The snapshot also holds the app's own modules, already imported (APP_MODULES), so a
+// restored start skips importing them too. It is therefore made for one version of the
+// app and keyed by it: the name of the service worker's precache, which is a hash of every
+// file the app is served from (service-worker.js). A page starts from a snapshot only when
+// a service worker serves it and exactly one such precache exists; while an update is
+// being installed, or after one, the key differs or is unknown, and Python starts
+// normally, so modules of an older version are never restored.
 
 import { loadPyodide as pyodideLoad, version } from "../vendor/pyodide/pyodide.mjs";
 
 export { version };
 
 const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
+const CONFIG_URL = new URL("../pyscript.toml", import.meta.url).href;
 export const SNAPSHOT_CACHE = "pp-pyodide-snapshot";
-export const SNAPSHOT_KEY = new URL(`./pyodide-snapshot-${version}.bin`, INDEX_URL).href;
+const APP_CACHE_PREFIX = "pocket-patience-"; // service-worker.js: PREFIX + content hash
+// What web/main.py imports before it draws the first table. Anything else still imports
+// from the files as usual, so this list only decides how much a restored start skips.
+const APP_MODULES = ["web.controller", "web.storage"];
 
-// What happened, for the start-up benchmark and tests: "restored", "fresh", "failed".
-const report = (globalThis.__pyodideStart = { snapshot: "none" });
+// What happened, for the start-up benchmark and tests: snapshot "none" (not looked for),
+// "restored", "fresh" or "failed"; app: the app version the snapshot is keyed by;
+// modules: whether the restored interpreter had the app's modules imported already.
+const report = (globalThis.__pyodideStart = { snapshot: "none", app: null });
 
-async function savedSnapshot() {
-  if (!globalThis.caches) return null;
+function snapshotKey(app) {
+  return new URL(`./pyodide-snapshot-${version}-app-${app}.bin`, INDEX_URL).href;
+}
+
+// The app version this page is served from (see above), or null when it is not known.
+async function appVersion() {
+  if (!globalThis.caches || !navigator.serviceWorker?.controller) return null;
   try {
-    const cache = await caches.open(SNAPSHOT_CACHE);
-    return (await cache.match(SNAPSHOT_KEY)) || null;
+    const names = (await caches.keys()).filter((name) => name.startsWith(APP_CACHE_PREFIX));
+    return names.length === 1 ? names[0].slice(APP_CACHE_PREFIX.length) : null;
   } catch {
     return null; // storage disabled (some private modes)
+  }
+}
+
+async function savedSnapshot(app) {
+  if (!app) return null;
+  try {
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    return (await cache.match(snapshotKey(app))) || null;
+  } catch {
+    return null;
   }
 }
 
@@ -49,7 +78,9 @@ export async function loadPyodide(options = {}) {
 
 async function startPython(options) {
   const config = { ...options, indexURL: INDEX_URL };
-  const saved = await savedSnapshot();
+  const app = await appVersion();
+  report.app = app;
+  const saved = await savedSnapshot(app);
   if (saved) {
     try {
       const pyodide = await pyodideLoad({ ...config, _loadSnapshot: saved.arrayBuffer() });
@@ -57,6 +88,8 @@ async function startPython(options) {
       // would replay the same numbers on every start, so it gets fresh entropy.
       pyodide.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()");
       report.snapshot = "restored";
+      report.modules = pyodide.runPython(
+        `import sys\nall(name in sys.modules for name in ${JSON.stringify(APP_MODULES)})`);
       return pyodide;
     } catch (error) {
       console.warn("Pocket Patience: Python snapshot not usable, starting normally:", error);
@@ -66,7 +99,7 @@ async function startPython(options) {
   }
   const pyodide = await pyodideLoad(config);
   if (report.snapshot === "none") report.snapshot = "fresh";
-  whenReady(makeSnapshot);
+  if (app) whenReady(() => makeSnapshot(app));
   return pyodide;
 }
 
@@ -119,10 +152,11 @@ function whenReady(task) {
   observer.observe(root, { attributes: true, attributeFilter: ["data-app"] });
 }
 
-function makeSnapshot() {
+async function makeSnapshot(app) {
   // Only once the app is served by its service worker (the second visit on): a passing
-  // visitor, or a test page that never reloads, does not pay for a snapshot.
-  if (!globalThis.caches || !globalThis.Worker || !navigator.serviceWorker?.controller) return;
+  // visitor, or a test page that never reloads, does not pay for a snapshot. Not if an
+  // update has arrived meanwhile: the next start will be of another version.
+  if (!globalThis.Worker || (await appVersion()) !== app) return;
   const worker = new Worker(new URL("./snapshot-worker.mjs", import.meta.url), {
     type: "module",
     name: "pyodide-snapshot",
@@ -134,5 +168,11 @@ function makeSnapshot() {
   };
   worker.addEventListener("message", done);
   worker.addEventListener("error", done);
-  worker.postMessage({ indexURL: INDEX_URL, cache: SNAPSHOT_CACHE, key: SNAPSHOT_KEY });
+  worker.postMessage({
+    indexURL: INDEX_URL,
+    cache: SNAPSHOT_CACHE,
+    key: snapshotKey(app),
+    config: CONFIG_URL,
+    modules: APP_MODULES,
+  });
 }
