@@ -57,7 +57,9 @@ _SPACES = (
     ("beleaguered-castle", "solve_castle"),
     ("doublets", "solve_doublets"),
 )
-_CHECK_EVERY = 32  # loop turns between clock readings
+# Loop turns between clock readings: a Klondike position can take a millisecond or more to
+# expand in the browser, so a slice of a few ms must look at the clock often.
+_CHECK_EVERY = 4
 
 
 class Solution(NamedTuple):
