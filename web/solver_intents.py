@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import engine
-from web.solving import LOST, UNKNOWN, WON, Line, Search, Verdicts
+from web.solving import LOST, UNKNOWN, WON, Line, Search, Trash, Verdicts
 
 if TYPE_CHECKING:
     import random
@@ -39,8 +39,8 @@ Payload = dict[str, Any]
 HINT_BUDGET_MS = 400.0  # solver time a hint may take in all
 HINT_SLICE_MS = 10.0  # one slice of a hint search (the page yields between slices)
 WATCH_BUDGET_MS = 600.0  # solver time the background watch spends on one position
-WATCH_MAX_NODES = 60_000  # and positions it may expand there
-WATCH_SLICE_MS = 8.0  # one idle slice of the watch (short: input may arrive meanwhile)
+WATCH_MAX_NODES = 20_000  # and positions it may expand there
+WATCH_SLICE_MS = 4.0  # one idle slice of the watch (short: input may arrive meanwhile)
 
 
 class SolverIntents:
@@ -63,18 +63,30 @@ class SolverIntents:
         self.hint_waiting = False  # a hint waits for ``search``
         self.line: Line | None = None
         self.verdicts = Verdicts()
+        self.trash = Trash()  # what searches leave behind, freed in idle slices
+
+    def drop_search(self) -> None:
+        """Stop the search under way; its tables are freed later, a little at a time."""
+        if self.search is not None:
+            self.search.discard()
+        self.search = None
+        self.hint_waiting = False
+
+    def new_search(self, budget_ms: float, max_nodes: int | None = None) -> Search:
+        """A search of the position in play (replacing any other)."""
+        self.drop_search()
+        self.search = Search(self.game, budget_ms, max_nodes, self.trash)
+        return self.search
 
     def position_changed(self) -> None:
         """The position on the table changed: drop what belonged to the old one."""
-        self.search = None
-        self.hint_waiting = False
+        self.drop_search()
         if self.line is not None and self.game.state not in self.line:
             self.line = None
 
     def game_replaced(self) -> None:
         """Another game is on the table: nothing of the old one applies."""
-        self.search = None
-        self.hint_waiting = False
+        self.drop_search()
         self.line = None
 
     # -- hints ----------------------------------------------------------------------------
@@ -88,7 +100,7 @@ class SolverIntents:
         if known is not None:
             return known
         if self.search is None or self.search.state != game.state:
-            self.search = Search(game, self.hint_budget_ms)
+            self.new_search(self.hint_budget_ms)
         elif not self.hint_waiting:  # the watch is searching this position: carry on
             self.search.allow(self.hint_budget_ms)
         self.hint_waiting = True
@@ -128,6 +140,7 @@ class SolverIntents:
         self.verdicts.put(search.state, result)
         if result == WON:
             self.line = Line(self.game.rules, search.state, search.moves)
+        search.discard()  # its tables: freed a little at a time, not all at once here
         if self.search is search:
             self.search = None
             self.hint_waiting = False
@@ -140,17 +153,27 @@ class SolverIntents:
         return self.game.status == "playing" and self.verdicts.get(self.game.state) == LOST
 
     def do_watch(self, ms: float | None = None) -> Payload:
-        """One background slice (at most ``ms``) of a search of the position in play."""
+        """One background slice (at most ``ms``): freeing what earlier searches left, else
+        searching the position in play; "done" once there is nothing left to do."""
         game = self.game
-        done = game.status != "playing" or self.verdicts.get(game.state) is not None
-        if not done and not self.hint_waiting:  # a waiting hint drives the search itself
-            if self.search is None or self.search.state != game.state:
-                self.search = Search(game, self.watch_budget_ms, self.watch_max_nodes)
-            slice_ms = self.watch_slice_ms if ms is None else min(float(ms), self.watch_slice_ms)
-            if self.search.step(max(slice_ms, 1.0)) is not None:
-                self.finish(self.search)
-                done = True
-        return {"event": "watch", "done": done, "verdict": self.verdicts.get(game.state),
+        limit = self.watch_slice_ms if ms is None else min(float(ms), self.watch_slice_ms)
+        slice_ms = max(1.0, limit)
+        if self.trash:  # first the trash (its slice is spent; the search comes next call)
+            self.trash.empty(slice_ms)
+            return self.watch_answer(done=False)
+        if self.verdicts.get(game.state) is None and game.status == "playing" \
+                and not self.hint_waiting:  # a waiting hint drives the search itself
+            search = self.search
+            if search is None or search.state != game.state:
+                search = self.new_search(self.watch_budget_ms, self.watch_max_nodes)
+            if search.step(slice_ms) is not None:
+                self.finish(search)
+        decided = game.status != "playing" or self.verdicts.get(game.state) is not None
+        return self.watch_answer(done=decided and not self.trash)
+
+    def watch_answer(self, done: bool) -> Payload:
+        """The answer to a watch slice."""
+        return {"event": "watch", "done": done, "verdict": self.verdicts.get(self.game.state),
                 "unwinnable": self.unwinnable}
 
     # -- winnable deals -------------------------------------------------------------------

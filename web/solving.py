@@ -12,6 +12,7 @@ slices), so no slice freezes the page for long. What a finished search learns is
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable
 from typing import Any
 
@@ -40,6 +41,55 @@ class Line:
         return state in self.index
 
 
+Bin = list | set | dict
+_POP_CHECK = 256  # containers emptied between clock readings
+
+
+def containers(*owners: object) -> list[Bin]:
+    """The lists, sets and dicts held in the attributes of ``owners``."""
+    found = []
+    for owner in owners:
+        for value in getattr(owner, "__dict__", {}).values():
+            if isinstance(value, (list, set, dict)):
+                found.append(value)
+    return found
+
+
+class Trash:
+    """Containers left by finished or dropped searches, emptied a little at a time.
+
+    A search holds a hundred thousand positions or more; freeing them all at once, when
+    the search ends or the position changes, can take a tenth of a second in the browser.
+    Held here instead, they are emptied in idle slices (:meth:`empty`).
+    """
+
+    def __init__(self) -> None:
+        self.bins: list[Bin] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.bins)
+
+    def add(self, bins: list[Bin]) -> None:
+        """Hold these containers until they are emptied (the small ones go at once)."""
+        self.bins.extend(b for b in bins if len(b) > _POP_CHECK)
+
+    def empty(self, ms: float) -> bool:
+        """Empty containers for about ``ms``; True once nothing is left."""
+        clock = time.perf_counter
+        deadline = clock() + ms / 1000.0
+        bins = self.bins
+        while bins:
+            box = bins[-1]
+            pop = box.popitem if isinstance(box, dict) else box.pop
+            for _ in range(min(_POP_CHECK, len(box))):
+                pop()
+            if not box:
+                bins.pop()
+            if clock() >= deadline:
+                break
+        return not bins
+
+
 class Search:
     """One solver run on one position, spent in slices, with a budget of solver time.
 
@@ -47,10 +97,11 @@ class Search:
     "won" (``moves`` win from the position), "lost" (proved) or "unknown".
     """
 
-    def __init__(self, game: engine.Game, budget_ms: float,
-                 max_nodes: int | None = None) -> None:
+    def __init__(self, game: engine.Game, budget_ms: float, max_nodes: int | None = None,
+                 trash: Trash | None = None) -> None:
         self.state = game.state
         self.budget_ms = budget_ms
+        self.trash = trash if trash is not None else Trash()
         self.solver = engine.Solver(game, max_nodes)
         self.result: str | None = self.solver.result
 
@@ -64,6 +115,14 @@ class Search:
         """Solver time spent so far."""
         return self.solver.elapsed_ms
 
+    def held(self) -> list[Bin]:
+        """The containers the search holds now (its tables, its space's caches)."""
+        return containers(self.solver, self.solver.space)
+
+    def discard(self) -> None:
+        """The search is no longer wanted: its tables go to the trash, to be freed slowly."""
+        self.trash.add(self.held())
+
     def allow(self, more_ms: float) -> None:
         """Make sure at least ``more_ms`` of solver time is left (a hint joins a search)."""
         self.budget_ms = max(self.budget_ms, self.spent_ms + more_ms)
@@ -73,8 +132,13 @@ class Search:
         if self.result is None:
             left = self.budget_ms - self.spent_ms
             if left > 0:
+                # The solver lets go of its tables when it answers (or starts a new pass):
+                # keep them, so that they are freed later a little at a time, not here.
+                held = self.held()
                 self.solver.step(min(ms, left))
                 self.result = self.solver.result
+                kept = {id(b) for b in self.held()}
+                self.trash.add([b for b in held if id(b) not in kept])
             if self.result is None and self.spent_ms >= self.budget_ms:
                 self.result = UNKNOWN
         return self.result
@@ -99,4 +163,4 @@ class Verdicts:
             del self._found[next(iter(self._found))]
 
 
-__all__ = ["LOST", "Line", "Search", "UNKNOWN", "Verdicts", "WON"]
+__all__ = ["LOST", "Line", "Search", "Trash", "UNKNOWN", "Verdicts", "WON", "containers"]

@@ -18,6 +18,9 @@ import { setCardNames } from "./cards.js";
 import { Input } from "./input.js";
 import { Ui } from "./ui.js";
 
+const WATCH_DELAY_MS = 400; // quiet time after a render before the solver looks at it
+const WATCH_SLICE_MS = 4; // at most this much solver time per idle callback
+
 class App {
   constructor() {
     this.bridge = null;
@@ -49,7 +52,8 @@ class App {
     });
     this.settings = {};
     this.hinting = false;
-    this.watchQueued = false;
+    this.watchGen = 0;
+    this.watchTimer = 0;
   }
 
   start(bridge, json) {
@@ -146,20 +150,28 @@ class App {
     setTimeout(step, 0);
   }
 
-  watch() {
-    if (this.watchQueued || this.hinting || !this.bridge) return;
-    this.watchQueued = true;
+  // The background look at the position: it starts once no render came for WATCH_DELAY_MS
+  // (moves made in quick succession do not compete with it), then runs one short slice
+  // per idle period until the controller says it is done.
+  watch(soon = false) {
+    if (!soon) {
+      this.watchGen += 1; // a slice already queued for the old position stands down
+      clearTimeout(this.watchTimer);
+      this.watchTimer = setTimeout(() => this.watch(true), WATCH_DELAY_MS);
+      return;
+    }
+    if (this.hinting || !this.bridge) return;
+    const gen = this.watchGen;
     const run = (deadline) => {
-      this.watchQueued = false;
-      if (this.hinting) return; // the hint's search covers this position; it re-arms us
-      const answer = this.call("watch", { ms: Math.min(8, deadline.timeRemaining()) });
+      if (gen !== this.watchGen || this.hinting) return; // the hint's search re-arms us
+      const answer = this.call("watch", { ms: Math.min(WATCH_SLICE_MS, deadline.timeRemaining()) });
       if (!answer) return;
       document.documentElement.dataset.verdict = answer.verdict || (answer.done ? "" : "searching");
       this.ui.setUnwinnable(answer.unwinnable);
-      if (!answer.done) this.watch();
+      if (!answer.done) this.watch(true);
     };
     if (window.requestIdleCallback) requestIdleCallback(run, { timeout: 1000 });
-    else setTimeout(() => run({ timeRemaining: () => 8 }), 30);
+    else setTimeout(() => run({ timeRemaining: () => WATCH_SLICE_MS }), 20);
   }
 
   showHint([src, dst, count]) {

@@ -331,3 +331,45 @@ def test_shipped_lists_give_winnable_deals():
     for variant in variants:
         seed = table.handle("new", {"variant": variant})["seed"]
         assert seed in engine.winnable_deals(variant)
+
+
+# -- freeing what searches leave, a little at a time -----------------------------------------
+
+
+def test_trash_empties_big_containers_in_slices():
+    big = [list(range(5000)), set(range(5000)), {i: i for i in range(5000)}]
+    trash = solving.Trash()
+    trash.add(big + [[1, 2, 3]])  # a small one is not worth holding
+    assert len(trash.bins) == 3
+    assert trash.empty(0) is False  # one chunk at least, then the clock says stop
+    assert sum(len(b) for b in big) < 15000
+    while not trash.empty(0):
+        pass
+    assert not trash and all(len(b) == 0 for b in big)
+
+
+def test_a_search_keeps_the_tables_the_solver_lets_go_for_the_trash():
+    game = engine.new_game("spider-4", 1)
+    search = solving.Search(game, 5000, max_nodes=3000)
+    while search.step(10) is None:
+        pass
+    assert search.result == "unknown"  # the node limit: the solver dropped its tables
+    assert search.trash  # ...which wait here to be emptied in slices
+    while not search.trash.empty(1):
+        pass
+
+
+def test_the_watch_frees_a_dropped_search_before_searching_again():
+    table = make_table()
+    table.start("?game=spider-4&deal=1")
+    for _ in range(20):
+        table.handle("watch", {"ms": 4})
+    assert table.search is not None and table.search.solver.nodes > 100
+    table.handle("stock")  # the position changes: the search is dropped, not freed here
+    assert table.search is None and table.trash
+    answer = table.handle("watch", {"ms": 4})
+    assert answer["done"] is False and table.search is None  # this slice went to the trash
+    while table.trash:
+        table.handle("watch", {"ms": 4})
+    table.handle("watch", {"ms": 4})
+    assert table.search is not None and table.search.state == table.game.state
