@@ -19,8 +19,24 @@ foundation already; a winning line that brings such cards down onto it can leave
 them all on the foundations instead, and no card still in play can ever be built on
 them, so every other move of the line stays legal.
 
+Moves must have a use. Four kinds of move only prepare something: playing a talon card
+to a column, bringing a card back from a foundation, moving part of a run (which
+uncovers a face-up card) and emptying a column. In any winning line such a move can be
+put off until just before the first later move that depends on it (its *use*: a card
+put on the card it placed, the card under a returned foundation card coming back too,
+the uncovered card moving or taking a card, a King entering the emptied column), the
+moves in between never touch what it changed. So only lines where each such move is
+followed by its use, maybe after other such moves put off to the same point, need
+searching, and the search skips such a move when no card that could take part in a use
+exists: a talon card, a run card or a foundation card (any of them, as returns can dig
+one out) of the right rank and colour. Random endgames checked against a brute-force
+search of the real rules (tests/engine/test_solver.py) keep this honest.
+
+Dead positions: :func:`dead` proves some card can never reach its foundation.
+
 The first, pruned pass moves part of a run only when that uncovers a card for a
-foundation; the complete pass (the only one that may prove a loss) moves any part.
+foundation; the complete pass (the only one that may prove a loss) moves any part that
+has a use.
 """
 
 from __future__ import annotations
@@ -153,12 +169,15 @@ class KlondikeSpace(Space):
         found = [len(piles[F0 + s]) for s in range(4)]
         cards = talon(piles)
         runs = [_run(column) for column in columns]
-        # cards that can be played at once: talon, column runs, foundation tops
+        # cards that can be brought into play, maybe after other such moves: talon cards,
+        # column run cards and foundation cards (see "moves must have a use" above)
         free = set(cards)
         for column, run in zip(columns, runs, strict=True):
             free.update(column[len(column) - run:])
         tops = [piles[F0 + s][-1] for s in range(4) if found[s]]
-        free.update(tops)
+        for s in range(4):
+            free.update(piles[F0 + s])
+        hosts = free.union(c[-1] for c in columns if c)  # cards a card may come to lie on
         # where each card fits: card -> columns whose top takes it
         fits: dict[int, list[int]] = {}
         for d, column in enumerate(columns):
@@ -201,7 +220,7 @@ class KlondikeSpace(Space):
                     under = column[-k - 1]
                     to_foundation = found[(under >> 4) & 3] == (under & RANK_MASK) - 1
                     if not to_foundation and (pruned or not _uncovered_use(
-                            columns, runs, s, k, free, fits, empty)):
+                            columns, runs, s, k, free, empty)):
                         continue
                     gain = 45 if to_foundation else 0
                 for d in targets:
@@ -233,7 +252,7 @@ class KlondikeSpace(Space):
             targets = fits.get(card, [])
             if card & RANK_MASK == KING and empty is not None:
                 targets = [empty]
-            if not targets or not (_can_follow(card, free) or _below_fits(card, columns)):
+            if not targets or not (_can_follow(card, free) or _below_fits(card, hosts)):
                 continue
             f = F0 + ((card >> 4) & 3)
             for d in targets:
@@ -267,17 +286,14 @@ _RED = (False, True, True, False)
 
 
 def _can_follow(card: int, free: set[int]) -> bool:
-    """A free card one rank lower in the other colour could go on ``card`` at once."""
-    rank = (card & RANK_MASK) - 1
-    return rank > 0 and any(s << 4 | rank in free for s in _OTHER_COLOUR[(card >> 4) & 3])
+    """A free card one rank lower in the other colour could come to lie on ``card``."""
+    return any(c in free for c in _TAKES[card])
 
 
-def _below_fits(card: int, columns: tuple[Pile, ...]) -> bool:
-    """The card under ``card`` on its foundation (same suit, one lower) fits a column top."""
-    rank = card & RANK_MASK
-    red = _RED[(card >> 4) & 3]
-    return rank > 1 and any(c and (c[-1] & RANK_MASK) == rank and _RED[(c[-1] >> 4) & 3] != red
-                            for c in columns)
+def _below_fits(card: int, hosts: set[int]) -> bool:
+    """The card under ``card`` on its foundation (same suit, one lower) could come to lie on
+    a card of ``hosts``: one of ``card``'s rank in the other colour."""
+    return any(c in hosts for c in _pair(card, 0))
 
 
 def _king_waits(columns: tuple[Pile, ...], runs: list[int], free: set[int], src: int) -> bool:
@@ -298,23 +314,23 @@ def _king_waits(columns: tuple[Pile, ...], runs: list[int], free: set[int], src:
 
 
 def _uncovered_use(columns: tuple[Pile, ...], runs: list[int], s: int, k: int,
-                   free: set[int], fits: dict[int, list[int]], empty: int | None) -> bool:
+                   free: set[int], empty: int | None) -> bool:
     """Moving the top ``k`` cards of column ``s`` uncovers a face-up card E; True when E can be
-    used at once: a free card (not the one moved) can go on it, or E, with the run under it,
-    can move (its foundation was checked by the caller)."""
+    used, maybe after other such moves: a free card (not the one moved) can come to lie on
+    it, or E, with the run under it, can move onto a card of another column or a free card
+    (or, a King not at the bottom, into an empty column). Its foundation the caller checked."""
     column = columns[s]
     moved, uncovered = column[-k], column[-k - 1]
-    rank = (uncovered & RANK_MASK) - 1
-    if rank > 0:
-        for suit in _OTHER_COLOUR[(uncovered >> 4) & 3]:
-            card = suit << 4 | rank
-            if card != moved and card in free:
-                return True
+    if any(c != moved and c in free for c in _TAKES[uncovered]):
+        return True
+    own = set(column)
     n = len(column)
     for depth in range(k + 1, runs[s] + 1):  # E and the run cards under it
         card = column[-depth]
-        if any(d != s for d in fits.get(card, ())):
-            return True
+        for host in _ONTO2[card]:
+            if host and host not in own and (host in free or any(
+                    c and c[-1] == host for c in columns)):
+                return True
         if card & RANK_MASK == KING and empty is not None and depth < n:
             return True
     return False
@@ -369,7 +385,8 @@ def _pair(card: int, step: int) -> tuple[int, ...]:
     return tuple(s << 4 | rank for s in _OTHER_COLOUR[(card >> 4) & 3])
 
 
-_ONTO = [_pair(c, 1) for c in range(64)]  # the cards a card may be built on
+_ONTO2 = [_pair(c, 1) or (0, 0) for c in range(64)]  # the cards a card may be built on
+# (0 is no card and never exposed)
 _TAKES = [_pair(c, -1) for c in range(64)]  # the cards that may be built on a card
 _KINGS = tuple(s << 4 | KING for s in range(4))
 
@@ -401,6 +418,8 @@ def dead(piles: tuple[Pile, ...] | list[Pile]) -> bool:
     exposed = [False] * 64  # uncovered column cards, and loose cards that found a place
     left = [False] * 64
     work: list[int] = []
+    push, extend = work.append, work.extend
+    onto, takes = _ONTO2, _TAKES
     emptyable = False
     for column in piles[:COLUMNS]:
         if not column:
@@ -412,53 +431,59 @@ def dead(piles: tuple[Pile, ...] | list[Pile]) -> bool:
             in_column[card] = True
             under[card] = below
             below = card
-        for card in column[len(column) - _run(column):]:
+        run = column[len(column) - _run(column):]
+        for card in run:
             movable[card] = True
+        extend(run)
         top = column[-1]
         uncovered[top] = exposed[top] = True
-        work.append(top)
-        work.extend(_TAKES[top])
-    for card in talon(piles):
-        work.append(card)
+        extend(takes[top])
+    extend(talon(piles))
     count = 0
     for s in range(4):
-        for card in piles[F0 + s]:
+        foundation = piles[F0 + s]
+        for card in foundation:
             home[card] = True
-            count += 1
-        work.extend(piles[F0 + s])
-    work.extend(c for c in range(64) if movable[c])
+        count += len(foundation)
+        extend(foundation)
     while work:
         card = work.pop()
         rank = card & RANK_MASK
         if in_column[card]:
             free = uncovered[card]
-            if not home[card] and free and (rank == 1 or home[card - 1]):
+            if free and not home[card] and (rank == 1 or home[card - 1]):
                 home[card] = True
                 count += 1
+                if count == 52:
+                    return False
                 if rank < KING:
-                    work.append(card + 1)
+                    push(card + 1)
             if left[card] or not (free or movable[card]):
                 continue
-            if not ((free and home[card]) or (rank == KING and emptyable)
-                    or any(exposed[c] for c in _ONTO[card])):
+            a, b = onto[card]
+            if not ((free and home[card]) or exposed[a] or exposed[b]
+                    or (rank == KING and emptyable)):
                 continue
             left[card] = True
             below = under[card]
             if below:
                 uncovered[below] = exposed[below] = True
-                work.append(below)
-                work.extend(_TAKES[below])
+                push(below)
+                extend(takes[below])
             elif rank != KING and not emptyable:
                 emptyable = True
-                work.extend(_KINGS)
+                extend(_KINGS)
         else:
             if not home[card] and (rank == 1 or home[card - 1]):
                 home[card] = True
                 count += 1
+                if count == 52:
+                    return False
                 if rank < KING:
-                    work.append(card + 1)
-            if not exposed[card] and ((rank == KING and emptyable)
-                                      or any(exposed[c] for c in _ONTO[card])):
-                exposed[card] = True
-                work.extend(_TAKES[card])
+                    push(card + 1)
+            if not exposed[card]:
+                a, b = onto[card]
+                if exposed[a] or exposed[b] or (rank == KING and emptyable):
+                    exposed[card] = True
+                    extend(takes[card])
     return count < 52

@@ -153,6 +153,23 @@ def test_doublets_lost_when_no_card_of_the_needed_rank_is_left() -> None:
     assert engine.solve(game).result == "lost"
 
 
+def test_klondike_win_that_needs_a_card_dug_out_of_a_foundation() -> None:
+    """klondike.txt: cards may come back from the foundations. Here a win needs cards
+    brought back from under others on their foundation to hold cards still in play; a
+    too eager pruning of returns once answered this position "lost" (found by the
+    brute-force comparison below)."""
+    game = engine.from_position("klondike", {
+        "t0": ["ks", "qc", "th", "qh", "kc", "kh", "9D"],
+        "t1": ["jh", "qs", "7c", "7d", "tc", "6D"], "t2": ["jd", "td", "9c", "8c", "5d", "QD"],
+        "t3": ["4d", "8d", "kd", "ts", "9s", "JC"],
+        "f0": [text(r, 0) for r in range(1, 9)], "f1": [text(r, 1) for r in range(1, 9)],
+        "f2": [text(r, 2) for r in range(1, 4)], "f3": [text(r, 3) for r in range(1, 7)],
+        "stock": ["js"], "waste": ["9H"]})
+    assert brute_force(game) is True
+    answer = engine.solve(game, budget_ms=20_000)
+    assert answer.result == "won" and replays_to_win(game, answer.moves)
+
+
 def random_klondike(rng: random.Random) -> Game:
     """A small Klondike endgame: foundations high, a few cards in the talon and in the
     columns (face down under the top card)."""
