@@ -290,11 +290,18 @@ def winnable_deals(variant: str) -> tuple[int, ...]:
 def find_winnable(variant: str, count: int, start: int = 1, budget_ms: float = 3000.0,
                   ) -> Iterator[tuple[int, Solution]]:
     """Solve deals ``start``, ``start + 1``... of ``variant``; yield ``(deal, answer)`` for
-    each deal tried, until ``count`` of them were won."""
+    each deal tried, until ``count`` of them were won (each win replayed to check it)."""
     won = 0
     seed = start
     while won < count:
-        answer = solve(new_game(variant, seed), budget_ms)
-        won += answer.result == "won"
+        game = new_game(variant, seed)
+        answer = solve(game, budget_ms)
+        if answer.result == "won":
+            check = game.copy()
+            for move in answer.moves:
+                check.play(move)  # IllegalMove here would be a solver bug: let it raise
+            if check.status != "won":
+                raise AssertionError(f"{variant} deal {seed}: the solution does not win")
+            won += 1
         yield seed, answer
         seed += 1
