@@ -52,6 +52,7 @@ def main() -> None:
     except Exception:  # storage forbidden (some private modes): play without it
         backend = None
     table = Table(Storage(backend))
+    table.hold_gc = True  # no cyclic collection while solver tables live (solver_intents.py)
 
     def dispatch(kind: str, data_json: str) -> str:
         try:

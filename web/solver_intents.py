@@ -24,6 +24,7 @@ no longer on the table) and the winning line unless the new position is on it.
 
 from __future__ import annotations
 
+import gc
 from typing import TYPE_CHECKING, Any
 
 import engine
@@ -56,6 +57,10 @@ class SolverIntents:
     watch_budget_ms = WATCH_BUDGET_MS
     watch_max_nodes: int | None = WATCH_MAX_NODES
     watch_slice_ms = WATCH_SLICE_MS
+    # The page sets this: no cyclic garbage collection while a search's tables are alive.
+    # They hold a great many objects (and make no cycles); a collection scanning them took
+    # up to ~50 ms in Pyodide. Collection resumes once the search and its trash are gone.
+    hold_gc = False
 
     def solver_init(self) -> None:
         """No search, line or verdict yet."""
@@ -64,6 +69,7 @@ class SolverIntents:
         self.line: Line | None = None
         self.verdicts = Verdicts()
         self.trash = Trash()  # what searches leave behind, freed in idle slices
+        self.gc_held = False
 
     def drop_search(self) -> None:
         """Stop the search under way; its tables are freed later, a little at a time."""
@@ -76,7 +82,16 @@ class SolverIntents:
         """A search of the position in play (replacing any other)."""
         self.drop_search()
         self.search = Search(self.game, budget_ms, max_nodes, self.trash)
+        if self.hold_gc and not self.gc_held and gc.isenabled():
+            gc.disable()
+            self.gc_held = True
         return self.search
+
+    def release_gc(self) -> None:
+        """Let the collector run again once no search and no trash is left."""
+        if self.gc_held and self.search is None and not self.trash:
+            gc.enable()
+            self.gc_held = False
 
     def position_changed(self) -> None:
         """The position on the table changed: drop what belonged to the old one."""
@@ -173,6 +188,7 @@ class SolverIntents:
 
     def watch_answer(self, done: bool) -> Payload:
         """The answer to a watch slice."""
+        self.release_gc()
         return {"event": "watch", "done": done, "verdict": self.verdicts.get(self.game.state),
                 "unwinnable": self.unwinnable}
 

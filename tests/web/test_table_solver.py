@@ -9,6 +9,7 @@ the solver proved the position lost.
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 
@@ -373,3 +374,31 @@ def test_the_watch_frees_a_dropped_search_before_searching_again():
         table.handle("watch", {"ms": 4})
     table.handle("watch", {"ms": 4})
     assert table.search is not None and table.search.state == table.game.state
+
+
+@pytest.fixture
+def gc_restored():
+    was = gc.isenabled()
+    yield
+    if was:
+        gc.enable()
+
+
+def test_the_collector_pauses_while_a_search_lives_when_the_page_asks(gc_restored):
+    gc.enable()
+    table = make_table()
+    table.hold_gc = True
+    table.start("?game=spider-4&deal=1")
+    table.handle("watch", {"ms": 2})
+    assert table.search is not None and not gc.isenabled()
+    table.watch_budget_ms = 20.0
+    watch(table)  # the search ends (unknown), its tables are freed: collection resumes
+    assert table.search is None and not table.trash and gc.isenabled()
+
+
+def test_the_collector_is_left_alone_by_default(gc_restored):
+    gc.enable()
+    table = make_table()
+    table.start("?game=spider-4&deal=1")
+    table.handle("watch", {"ms": 2})
+    assert table.search is not None and gc.isenabled()
