@@ -162,6 +162,14 @@ class SolverIntents:
 
     # -- the lost-position watch ----------------------------------------------------------
 
+    def verdict(self) -> str | None:
+        """What is known of the position in play: "won" (on a winning line, or searched),
+        "lost", "unknown" (searched without an answer), or None (not searched)."""
+        state = self.game.state
+        if self.line is not None and state in self.line:
+            return WON
+        return self.verdicts.get(state)
+
     @property
     def unwinnable(self) -> bool:
         """True when the position in play was proved lost (the game may still have moves)."""
@@ -176,20 +184,20 @@ class SolverIntents:
         if self.trash:  # first the trash (its slice is spent; the search comes next call)
             self.trash.empty(slice_ms)
             return self.watch_answer(done=False)
-        if self.verdicts.get(game.state) is None and game.status == "playing" \
+        if self.verdict() is None and game.status == "playing" \
                 and not self.hint_waiting:  # a waiting hint drives the search itself
             search = self.search
             if search is None or search.state != game.state:
                 search = self.new_search(self.watch_budget_ms, self.watch_max_nodes)
             if search.step(slice_ms) is not None:
                 self.finish(search)
-        decided = game.status != "playing" or self.verdicts.get(game.state) is not None
+        decided = game.status != "playing" or self.verdict() is not None
         return self.watch_answer(done=decided and not self.trash)
 
     def watch_answer(self, done: bool) -> Payload:
         """The answer to a watch slice."""
         self.release_gc()
-        return {"event": "watch", "done": done, "verdict": self.verdicts.get(self.game.state),
+        return {"event": "watch", "done": done, "verdict": self.verdict(),
                 "unwinnable": self.unwinnable}
 
     # -- winnable deals -------------------------------------------------------------------

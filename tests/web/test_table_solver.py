@@ -402,3 +402,13 @@ def test_the_collector_is_left_alone_by_default(gc_restored):
     table.start("?game=spider-4&deal=1")
     table.handle("watch", {"ms": 2})
     assert table.search is not None and gc.isenabled()
+
+
+def test_no_watch_search_on_the_winning_line_being_followed(counting):
+    table = make_table()
+    table.start(f"?game=beleaguered-castle&deal={CASTLE_DEAL}")
+    move = hint(table)["hint"]
+    table.handle("play", dict(zip(("src", "dst", "count"), move, strict=True)))
+    assert watch(table) == {"event": "watch", "done": True, "verdict": "won",
+                            "unwinnable": False}
+    assert counting.started == 1  # the hint's search only
