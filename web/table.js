@@ -138,6 +138,12 @@ class App {
     this.hinting = true;
     this.ui.thinking(true);
     const step = () => {
+      if (this.input.active) {
+        // A pointer is down (maybe a drag): a render now would cancel it. Wait; a move
+        // it ends with changes the position, and the next step hears the search is off.
+        setTimeout(step, 50);
+        return;
+      }
       const next = this.call("hint_step");
       if (next?.event === "thinking") {
         setTimeout(step, 0);

@@ -16,7 +16,7 @@ import pytest
 
 import engine
 from engine import Move
-from tests.e2e.table_helpers import _desk, _table  # noqa: F401 (fixtures)
+from tests.e2e.table_helpers import _desk, _table, first_move  # noqa: F401 (fixtures)
 
 HINT_JS = """() => {
     const from = [...document.querySelectorAll('[data-hint="from"]')];
@@ -43,7 +43,7 @@ LOST_SHOWN_JS = "() => !document.getElementById('lost').hidden"
 CASTLE_DEAL, LOSING_MOVE = 21, Move("t1", "t7")
 # Deals the solver cannot settle within a hint's budget: the search uses all of it. (One
 # per test: the page remembers what it found about a position, even across new games.)
-HARD, HARD_TOO = ("spider-4", 1), ("spider-4", 2)
+HARD, HARD_TOO, HARD_THREE = ("spider-4", 1), ("spider-4", 2), ("spider-4", 3)
 SETTLED_JS = "() => new Promise((ok) => setTimeout(ok, 300))"
 
 
@@ -95,6 +95,29 @@ def test_a_move_during_the_hint_search_cancels_it(table):
     page.wait_for_timeout(200)
     assert page.locator("[data-hint]").count() == 0  # no hint for a position now gone
     table.check(game)
+
+
+def test_a_drag_during_the_hint_search_is_not_cut_short(table):
+    game = table.new(*HARD_THREE)
+    assert engine.solve(game, budget_ms=400).result == "unknown"
+    move = first_move(game, lambda m: m.count == 1)
+    page = table.page
+    page.keyboard.press("h")
+    x0, y0 = table.grab_point(move.src, table.count(move.src) - 1)
+    x1, y1 = table.drop_point(move.dst)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=4)
+    page.wait_for_timeout(800)  # longer than the hint's search
+    card = table.card(move.src, table.count(move.src) - 1).bounding_box()
+    assert abs(card["x"] + card["width"] / 2 - (x0 + x1) / 2) < card["width"]  # still held
+    page.mouse.move(x1, y1, steps=4)
+    page.mouse.up()
+    game.play(move)
+    table.check(game)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-action=\"hint\"][aria-busy]')", timeout=5000)
+    assert page.locator("[data-hint]").count() == 0
 
 
 def open_menu_on(table, variant: str) -> None:
