@@ -17,6 +17,9 @@ request that would still leave aborted; it prints the median of those N and what
 precache weighs.
 Times are read inside the page (performance.now(), whose origin is the navigation start),
 so Playwright's own round trips are not counted. It prints medians; it asserts nothing.
+`--stages` also prints, per case, when each start-up step ends and the median time of the
+step itself (see STAGES); with the load average it prints at the start and the end, these
+are what to compare between runs on a shared machine, where other work stretches totals.
 Budgets (DESIGN.md): first visit <= 2.5 s; reload from the service worker's cache with the
 network off <= 1.0 s.
 """
