@@ -21,6 +21,9 @@ from .solve_space import Child, Macro, Space
 from .state import Pile, State
 
 _SEP = b"\xff"
+# score weights: empty row, card, card above a lower one, loose card, depth of the cards
+# the foundations take next
+WEIGHTS = (4, 2, 3, 1, 1)
 
 
 class CastleSpace(Space):
@@ -38,19 +41,21 @@ class CastleSpace(Space):
         for row in piles[:ROWS]:
             value = memo.get(row)
             if value is None:
-                value = memo[row] = _row_score(row)
+                value = memo[row] = _row_score(row, self._weights)
             total += value
-        if W_NEED:  # how deep the cards the foundations take next lie
+        need = self._weights[4]
+        if need:  # how deep the cards the foundations take next lie
             wanted = {(len(piles[f]) + 1) | (f - F0) << 4 for f in range(F0, F0 + 4)}
             for row in piles[:ROWS]:
                 n = len(row)
                 for i, card in enumerate(row):
                     if card in wanted:
-                        total += W_NEED * (n - 1 - i)
+                        total += need * (n - 1 - i)
         return total
 
-    def __init__(self, rules: CastleRules) -> None:
+    def __init__(self, rules: CastleRules, weights: tuple[int, ...] = WEIGHTS) -> None:
         super().__init__(rules)
+        self._weights = weights
         self._row_scores: dict[Pile, int] = {}
         ids = rules.pile_ids
         self._to_foundation = {(s, f): Move(ids[s], ids[f]) for s in range(ROWS)
@@ -126,25 +131,25 @@ class CastleSpace(Space):
         return out
 
 
-def _row_score(row: Pile) -> int:
+def _row_score(row: Pile, weights: tuple[int, ...]) -> int:
+    """A row's share of the score: per card, more for a card above a lower one of its row,
+    a little for a card not one rank below the card under it; an empty row takes off."""
+    empty, card_weight, block, loose = weights[:4]
     if not row:
-        return -W_EMPTY
+        return -empty
     total = 0
     low = 99
     prev = 99
     for card in row:
         rank = card & 15
-        total += W_CARD
+        total += card_weight
         if rank > low:
-            total += W_BLOCK
+            total += block
         elif rank != prev - 1:
-            total += W_BREAK
+            total += loose
         low = min(low, rank)
         prev = rank
     return total
-
-
-W_EMPTY, W_CARD, W_BLOCK, W_BREAK, W_NEED = 4, 2, 3, 1, 1
 
 
 def stuck(piles: tuple[Pile, ...] | list[Pile]) -> bool:
@@ -213,3 +218,4 @@ def _settle(piles: list[Pile], to_foundation: dict[tuple[int, int], Move]) -> li
 def space(rules: CastleRules) -> CastleSpace:
     """The search space of Beleaguered Castle."""
     return CastleSpace(rules)
+

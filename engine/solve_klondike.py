@@ -51,6 +51,8 @@ _SEP = b"\xff"
 _UP = ~DOWN & 0xFF
 _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # suits of the other colour, by suit
 _SAME_COLOUR = (3, 2, 1, 0)  # the other suit of the same colour
+# score weights: face-down card, face-up column card, talon card, empty column
+WEIGHTS = (15, 5, 5, 2)
 
 
 def _fits(card: int, column: Pile) -> bool:
@@ -91,10 +93,12 @@ class KlondikeSpace(Space):
     best_first = True
     can_prune = True
 
-    def __init__(self, rules: KlondikeRules) -> None:
+    def __init__(self, rules: KlondikeRules, weights: tuple[int, int, int, int] = WEIGHTS,
+                 ) -> None:
         super().__init__(rules)
         self._ids = rules.pile_ids
         self._scores: dict[Pile, int] = {}
+        self._down, self._up, self._talon, self._empty = weights
 
     def key(self, state: State) -> bytes:
         """Sorted columns, then the talon in turning order."""
@@ -108,15 +112,20 @@ class KlondikeSpace(Space):
         return all(len(p) == KING for p in state.piles[F0:STOCK])
 
     def score(self, state: State) -> int:
-        """Cards not on the foundations, face-down cards (and what they hide) weigh most."""
+        """A weight per face-down card, face-up column card and talon card (the cards on the
+        foundations weigh nothing); an empty column takes a little off."""
         memo = self._scores
         total = 0
         for column in state.piles[:COLUMNS]:
             value = memo.get(column)
             if value is None:
-                value = memo[column] = _column_score(column)
+                if column:
+                    value = sum(self._down if card & DOWN else self._up for card in column)
+                else:
+                    value = -self._empty
+                memo[column] = value
             total += value
-        return total + W_TALON * (len(state.piles[STOCK]) + len(state.piles[WASTE]))
+        return total + self._talon * (len(state.piles[STOCK]) + len(state.piles[WASTE]))
 
     def settle(self, state: State) -> Child:
         """Play every safe card to its foundation (from the columns or the talon)."""
@@ -360,16 +369,6 @@ def _safe(card: int, heights: list[int]) -> bool:
     a, b = _OTHER_COLOUR[suit]
     return (heights[a] >= rank - 1 and heights[b] >= rank - 1
             and heights[_SAME_COLOUR[suit]] >= rank - 2)
-
-
-def _column_score(column: Pile) -> int:
-    """5 per card, 10 more per face-down card; an empty column is worth a little."""
-    if not column:
-        return -W_EMPTY
-    return sum(W_DOWN if card & DOWN else W_UP for card in column)
-
-
-W_DOWN, W_UP, W_TALON, W_EMPTY = 15, 5, 5, 2
 
 
 def space(rules: KlondikeRules) -> KlondikeSpace:

@@ -88,7 +88,7 @@ def space_for(rules: Rules) -> Space:
 
 
 class _Frame:
-    """One state on the search path and the steps from it not yet tried."""
+    """One state on the depth-first path and the steps from it not yet tried."""
 
     __slots__ = ("state", "children", "next")
 
@@ -98,33 +98,23 @@ class _Frame:
         self.next = 0
 
 
-class Solver:
-    """An incremental search from one position; call :meth:`step` until it answers.
+class _Search:
+    """One search of one space from the root: a pruned pass if the space has one, then the
+    complete pass. :meth:`run` expands states until a deadline or a node quota."""
 
-    ``result`` is None while undecided, then ``"won"`` (``moves`` win from the
-    position), ``"lost"`` (the whole search space was searched) or ``"unknown"``
-    (``max_nodes`` states were expanded without an answer).
-    """
-
-    def __init__(self, game: Game, max_nodes: int | None = None) -> None:
-        self.rules: Rules = game.rules
-        self.start: State = game.state
-        self.space = space_for(self.rules)
-        self.max_nodes = max_nodes
+    def __init__(self, space: Space, start: State) -> None:
+        self.space = space
         self.nodes = 0
-        self.elapsed_ms = 0.0
-        self.result: str | None = None
+        self.result: str | None = None  # "won" or "lost" once decided
         self.moves: list[Move] = []
-        auto, root = self.space.settle(self.start)
-        self._root_auto = auto
-        self._root = root
-        self.space.pruned = self.space.can_prune
+        self._root_auto, self._root = space.settle(start)
+        space.pruned = space.can_prune
         self._reset()
-        if self.space.is_won(root):
-            self._finish("won")
+        if space.is_won(self._root):
+            self._won([self._root_auto])
 
     def _reset(self) -> None:
-        """Start a pass of the search from the root."""
+        """Start a pass from the root."""
         root = self._root
         root_key = self.space.key(root)
         # depth-first: the path of macros and a frame per state on it
@@ -136,87 +126,68 @@ class Solver:
         self._parent: dict[Hashable, tuple[Hashable, Macro] | None] = {root_key: None}
         self._order = 0
 
-    def _exhausted(self) -> None:
-        """A pass ran out of states: a loss if nothing was pruned, else the full pass next."""
-        if self.space.pruned:
-            self.space.pruned = False
-            self._reset()
-        else:
-            self._finish("lost")
+    def _won(self, macros: list[Macro]) -> None:
+        self.result = "won"
+        self.moves = [move for macro in macros for move in macro]
+        self._drop()
 
-    def step(self, ms: float = 30.0) -> str | None:
-        """Search for about ``ms`` milliseconds; the result once decided, else None."""
-        if self.result is None:
-            began = time.perf_counter()
-            deadline = began + ms / 1000.0
-            search = self._search_best if self.space.best_first else self._search
-            while self.result is None and search(deadline):
-                self._exhausted()
-            self.elapsed_ms += (time.perf_counter() - began) * 1000.0
-        return self.result
+    def _drop(self) -> None:
+        self._stack, self._heap, self._seen, self._parent = [], [], set(), {}
 
-    def slices(self, ms: float = 30.0) -> Iterator[str | None]:
-        """Yield after every slice of about ``ms`` milliseconds until the answer, then stop."""
-        while self.step(ms) is None:
-            yield None
-        yield self.result
+    def run(self, deadline: float, quota: int) -> int:
+        """Expand up to ``quota`` states before ``deadline``; the number expanded."""
+        before = self.nodes
+        search = self._best_first if self.space.best_first else self._depth_first
+        while self.result is None and search(deadline, before + quota):
+            if self.space.pruned:  # the pruned pass ran out: the complete pass next
+                self.space.pruned = False
+                self._reset()
+            else:  # the complete pass ran out: no win anywhere
+                self.result = "lost"
+                self._drop()
+        return self.nodes - before
 
-    def solution(self) -> Solution:
-        """The answer so far (``"unknown"`` while undecided)."""
-        return Solution(self.result or "unknown", list(self.moves), self.nodes, self.elapsed_ms)
+    def _best_first(self, deadline: float, until: int) -> bool:
+        """Best-first; True when the pass ran out of states."""
+        space, heap, parent = self.space, self._heap, self._parent
+        clock = time.perf_counter
+        push, pop = heapq.heappush, heapq.heappop
+        order = self._order
+        try:
+            while heap:
+                if self.nodes >= until or (
+                        self.nodes % _CHECK_EVERY == 0 and clock() >= deadline):
+                    return False
+                _, _, key, state = pop(heap)
+                self.nodes += 1
+                for macro, child in space.children(state):
+                    ckey = space.key(child)
+                    if ckey in parent:
+                        continue
+                    parent[ckey] = (key, macro)
+                    if space.is_won(child):
+                        self._won(self._line(ckey))
+                        return False
+                    order += 1
+                    push(heap, (space.score(child), -order, ckey, child))
+            return True
+        finally:
+            self._order = order
 
-    def _finish(self, result: str) -> None:
-        self.result = result
-        if result == "won":
-            self.moves = [move for macro in self._path for move in macro]
-        self._stack = []
-        self._heap = []
-        self._seen = set()
-        self._parent = {}
-
-    def _finish_best(self, key: Hashable, last: Macro) -> None:
-        macros = [last]
+    def _line(self, key: Hashable) -> list[Macro]:
+        """The macros from the root to the state of ``key``, by the parent links."""
+        macros: list[Macro] = []
         link = self._parent[key]
         while link is not None:
             key, macro = link
             macros.append(macro)
             link = self._parent[key]
         macros.append(self._root_auto)
-        self._path = macros[::-1]
-        self._finish("won")
+        return macros[::-1]
 
-    def _search_best(self, deadline: float) -> bool:
-        """Best-first until ``deadline``; True when the pass ran out of states."""
-        space, heap, parent = self.space, self._heap, self._parent
-        limit = self.max_nodes
-        clock = time.perf_counter
-        push, pop = heapq.heappush, heapq.heappop
-        order = self._order
-        while heap:
-            if self.nodes % _CHECK_EVERY == 0 and clock() >= deadline:
-                self._order = order
-                return False
-            if limit is not None and self.nodes >= limit:
-                self._finish("unknown")
-                return False
-            _, _, key, state = pop(heap)
-            self.nodes += 1
-            for macro, child in space.children(state):
-                ckey = space.key(child)
-                if ckey in parent:
-                    continue
-                parent[ckey] = (key, macro)
-                if space.is_won(child):
-                    self._finish_best(ckey, ())
-                    return False
-                order += 1
-                push(heap, (space.score(child), -order, ckey, child))
-        return True
-
-    def _search(self, deadline: float) -> bool:
-        """Depth-first until ``deadline``; True when the pass ran out of states."""
+    def _depth_first(self, deadline: float, until: int) -> bool:
+        """Depth-first; True when the pass ran out of states."""
         space, stack, path, seen = self.space, self._stack, self._path, self._seen
-        limit = self.max_nodes
         clock = time.perf_counter
         turns = 0
         while stack:
@@ -226,8 +197,7 @@ class Solver:
             frame = stack[-1]
             children = frame.children
             if children is None:
-                if limit is not None and self.nodes >= limit:
-                    self._finish("unknown")
+                if self.nodes >= until:
                     return False
                 self.nodes += 1
                 children = frame.children = space.children(frame.state)
@@ -243,10 +213,63 @@ class Solver:
             seen.add(key)
             path.append(macro)
             if space.is_won(child):
-                self._finish("won")
+                self._won(path)
                 return False
             stack.append(_Frame(child))
         return True
+
+
+class Solver:
+    """An incremental search from one position; call :meth:`step` until it answers.
+
+    ``result`` is None while undecided, then ``"won"`` (``moves`` win from the
+    position), ``"lost"`` (the whole search space was searched) or ``"unknown"``
+    (``max_nodes`` states were expanded without an answer). The answer does not depend
+    on how the time is sliced.
+    """
+
+    def __init__(self, game: Game, max_nodes: int | None = None) -> None:
+        self.rules: Rules = game.rules
+        self.start: State = game.state
+        self.space = space_for(self.rules)
+        self.max_nodes = max_nodes
+        self.elapsed_ms = 0.0
+        self.result: str | None = None
+        self.moves: list[Move] = []
+        self._search = _Search(self.space, self.start)
+        self._check()
+
+    @property
+    def nodes(self) -> int:
+        """States expanded so far."""
+        return self._search.nodes
+
+    def _check(self) -> None:
+        search = self._search
+        if search.result is not None:
+            self.result, self.moves = search.result, search.moves
+        elif self.max_nodes is not None and search.nodes >= self.max_nodes:
+            self.result = "unknown"
+
+    def step(self, ms: float = 30.0) -> str | None:
+        """Search for about ``ms`` milliseconds; the result once decided, else None."""
+        if self.result is None:
+            began = time.perf_counter()
+            quota = 1 << 62 if self.max_nodes is None else self.max_nodes - self.nodes
+            self._search.run(began + ms / 1000.0, quota)
+            self._check()
+            self.elapsed_ms += (time.perf_counter() - began) * 1000.0
+        return self.result
+
+    def slices(self, ms: float = 30.0) -> Iterator[str | None]:
+        """Yield after every slice of about ``ms`` milliseconds until the answer, then stop."""
+        while self.step(ms) is None:
+            yield None
+        yield self.result
+
+    def solution(self) -> Solution:
+        """The answer so far (``"unknown"`` while undecided)."""
+        return Solution(self.result or "unknown", list(self.moves), self.nodes, self.elapsed_ms)
 
 
 def solve(game: Game, budget_ms: float = 1000.0, max_nodes: int | None = None) -> Solution:
