@@ -58,7 +58,7 @@ LOST_SHOWN_JS = "() => !document.getElementById('lost').hidden"
 CASTLE_DEAL, LOSING_MOVE = 21, Move("t1", "t7")
 # Deals the solver cannot settle within a hint's budget: the search uses all of it. (One
 # per test: the page remembers what it found about a position, even across new games.)
-HARD, HARD_TOO, HARD_THREE, HARD_FOUR = [("spider-4", n) for n in (1, 2, 3, 5)]
+HARD, HARD_TOO, HARD_THREE, HARD_FOUR, HARD_FIVE = [("spider-4", n) for n in (1, 2, 3, 5, 6)]
 SETTLED_JS = "() => new Promise((ok) => setTimeout(ok, 300))"
 
 
@@ -94,7 +94,8 @@ def hint_long_tasks(table, game: engine.Game) -> tuple[list[int], float]:
 
 
 def test_no_long_task_while_the_solver_thinks_about_a_hint(table):
-    for variant, seed in (HARD, HARD_FOUR):  # a second deal only when the machine was busy
+    busy = []
+    for variant, seed in (HARD, HARD_FOUR, HARD_FIVE):  # another deal if the machine was busy
         game = table.new(variant, seed)
         assert engine.solve(game, budget_ms=400).result == "unknown"
         long_tasks, probe_ms = hint_long_tasks(table, game)
@@ -102,9 +103,12 @@ def test_no_long_task_while_the_solver_thinks_about_a_hint(table):
         hint = engine.hint(game)  # undecided: the heuristic's move
         assert shown["src"] == hint.src and (hint.src == "stock" or shown["dst"] == hint.dst)
         table.check(game)
-        if not long_tasks or probe_ms < 10:  # ~1 ms of work taking 10: others' load
-            break
-    assert long_tasks == [], f"long tasks {long_tasks} ms (plain-JS probe: {probe_ms:.0f} ms)"
+        if not long_tasks:
+            return
+        # ~1 ms of plain JS stretched 3 times or more: others' load stretches tasks too.
+        assert probe_ms >= 3, f"long tasks {long_tasks} ms (plain-JS probe {probe_ms:.1f} ms)"
+        busy.append((long_tasks, round(probe_ms)))
+    pytest.skip(f"the machine is too busy to tell (long tasks, probe ms): {busy}")
 
 
 def test_a_move_during_the_hint_search_cancels_it(table):
