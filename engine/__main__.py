@@ -116,22 +116,24 @@ def _winnable(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     found: list[int] = []
-    tried = 0
     for seed, answer in find_winnable(args.variant, args.count, args.start, args.budget_ms):
-        tried += 1
-        if answer.result == "won":
-            found.append(seed)
-            if args.output is None:
-                print(seed, flush=True)
-    if args.output is not None:
-        last = args.start + tried - 1
-        header = (f"# Deal numbers of {args.variant} the solver proved winnable (one a line).\n"
-                  f"# python -m engine winnable {args.variant} --count {args.count} "
-                  f"--start {args.start} --budget-ms {args.budget_ms:g}\n"
-                  f"# Tried deals {args.start}..{last}: {len(found)} won.\n")
-        with open(args.output, "w", encoding="ascii") as out:
-            out.write(header + "".join(f"{seed}\n" for seed in found))
+        if answer.result != "won":
+            continue
+        found.append(seed)
+        if args.output is None:
+            print(seed, flush=True)
+        else:  # rewritten after every win, so an interrupted run keeps what it found
+            _write_winnable(args, found, seed)
     return 0
+
+
+def _write_winnable(args: argparse.Namespace, found: list[int], last: int) -> None:
+    header = (f"# Deal numbers of {args.variant} the solver proved winnable (one a line).\n"
+              f"# python -m engine winnable {args.variant} --count {args.count} "
+              f"--start {args.start} --budget-ms {args.budget_ms:g}\n"
+              f"# Tried deals {args.start}..{last}: {len(found)} won.\n")
+    with open(args.output, "w", encoding="ascii") as out:
+        out.write(header + "".join(f"{seed}\n" for seed in found))
 
 
 if __name__ == "__main__":
