@@ -12,8 +12,9 @@ slices), so no slice freezes the page for long. What a finished search learns is
 
 from __future__ import annotations
 
+import sys
 import time
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from typing import Any
 
 import engine
@@ -45,13 +46,41 @@ Bin = list | set | dict
 _POP_CHECK = 256  # containers emptied between clock readings
 
 
-def containers(*owners: object) -> list[Bin]:
-    """The lists, sets and dicts held in the attributes of ``owners``."""
-    found = []
-    for owner in owners:
-        for value in getattr(owner, "__dict__", {}).values():
+def _attributes(owner: object) -> Iterator[tuple[object, int]]:
+    """Each attribute value of ``owner`` with its reference count as seen from here."""
+    for value in getattr(owner, "__dict__", {}).values():
+        yield value, sys.getrefcount(value)
+
+
+class _Probe:
+    """An object owning one list: how many references an unshared attribute shows."""
+
+    def __init__(self) -> None:
+        self.box: list[int] = []
+
+
+_UNSHARED = next(_attributes(_Probe()))[1]
+
+
+def containers(root: object, own: bool = True) -> list[Bin]:
+    """The lists, sets and dicts a solver holds as its own: in its attributes and in
+    those of the solver objects it holds (its search, its space). Only objects of the
+    engine's ``solve*`` modules are looked into (never the rules it shares with the
+    game), and a container referenced from anywhere else is left out (``own=False``:
+    every container found, shared or not)."""
+    found: list[Bin] = []
+    todo, visited = [root], set()
+    while todo:
+        owner = todo.pop()
+        if id(owner) in visited:
+            continue
+        visited.add(id(owner))
+        for value, refs in _attributes(owner):
             if isinstance(value, (list, set, dict)):
-                found.append(value)
+                if refs <= _UNSHARED or not own:
+                    found.append(value)
+            elif type(value).__module__.startswith("engine.solve"):
+                todo.append(value)
     return found
 
 
@@ -117,7 +146,7 @@ class Search:
 
     def held(self) -> list[Bin]:
         """The containers the search holds now (its tables, its space's caches)."""
-        return containers(self.solver, self.solver.space)
+        return containers(self.solver)
 
     def discard(self) -> None:
         """The search is no longer wanted: its tables go to the trash, to be freed slowly."""
@@ -137,7 +166,7 @@ class Search:
                 held = self.held()
                 self.solver.step(min(ms, left))
                 self.result = self.solver.result
-                kept = {id(b) for b in self.held()}
+                kept = {id(b) for b in containers(self.solver, own=False)}
                 self.trash.add([b for b in held if id(b) not in kept])
             if self.result is None and self.spent_ms >= self.budget_ms:
                 self.result = UNKNOWN

@@ -350,14 +350,47 @@ def test_trash_empties_big_containers_in_slices():
 
 
 def test_a_search_keeps_the_tables_the_solver_lets_go_for_the_trash():
-    game = engine.new_game("spider-4", 1)
-    search = solving.Search(game, 5000, max_nodes=3000)
+    game = engine.new_game("beleaguered-castle", 1)  # won after a thousand positions or so
+    search = solving.Search(game, 5000)
     while search.step(10) is None:
         pass
-    assert search.result == "unknown"  # the node limit: the solver dropped its tables
-    assert search.trash  # ...which wait here to be emptied in slices
+    assert search.result == "won" and search.solver.nodes > 300
+    assert search.trash  # the tables it dropped on winning wait here, to be emptied in slices
     while not search.trash.empty(1):
         pass
+
+
+def test_emptying_the_trash_between_slices_changes_no_answer():
+    for variant, seed in (("beleaguered-castle", 1), ("klondike", 1), ("spider-1", 3)):
+        game = engine.new_game(variant, seed)
+        expected = engine.solve(game, budget_ms=5000)
+        search = solving.Search(game, 5000)
+        while search.step(1) is None:
+            search.trash.empty(1)
+        assert (search.result, search.moves) == (expected.result, expected.moves)
+        check = game.copy()
+        for move in search.moves:
+            check.play(move)
+        assert check.status == "won"
+
+
+def test_only_the_solvers_own_containers_are_ever_emptied():
+    class Owner:
+        pass
+
+    shared = list(range(1000))
+    owner = Owner()
+    owner.mine, owner.theirs, owner.rules = list(range(1000)), shared, engine.new_game(
+        "klondike", 1).rules
+    assert solving.containers(owner) == [owner.mine]  # not shared, not inside the rules
+    game = engine.new_game("beleaguered-castle", 4)
+    search = solving.Search(game, 50)
+    while search.step(10) is None:
+        pass
+    search.discard()
+    while not search.trash.empty(1):
+        pass
+    assert game.legal_moves() and engine.solve(game, 20).result  # the engine still works
 
 
 def test_the_watch_frees_a_dropped_search_before_searching_again():
