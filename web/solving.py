@@ -62,6 +62,16 @@ class _Probe:
 _UNSHARED = next(_attributes(_Probe()))[1]
 
 
+def _members(bins: list[Bin]) -> Iterator[tuple[Bin, int]]:
+    """Each container of ``bins`` with its reference count as seen from here."""
+    for box in bins:
+        yield box, sys.getrefcount(box)
+
+
+# Held by the two lists of Search.step (the snapshot and the released ones) and nowhere else.
+_ONLY_LISTED = next(_members([[]]))[1] + 1
+
+
 def containers(root: object, own: bool = True) -> list[Bin]:
     """The lists, sets and dicts a solver holds as its own: in its attributes and in
     those of the solver objects it holds (its search, its space). Only objects of the
@@ -167,7 +177,10 @@ class Search:
                 self.solver.step(min(ms, left))
                 self.result = self.solver.result
                 kept = {id(b) for b in containers(self.solver, own=False)}
-                self.trash.add([b for b in held if id(b) not in kept])
+                released = [b for b in held if id(b) not in kept]
+                # ...and only if nothing else holds them now (the solver may have put a
+                # table somewhere else than in an attribute)
+                self.trash.add([b for b, refs in _members(released) if refs <= _ONLY_LISTED])
             if self.result is None and self.spent_ms >= self.budget_ms:
                 self.result = UNKNOWN
         return self.result
