@@ -75,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     winnable.add_argument("--start", type=_seed, default=1, help="first deal number tried")
     winnable.add_argument("--budget-ms", type=_budget, default=3000.0,
                           help="time limit per deal in milliseconds (default 3000)")
+    winnable.add_argument("--max-nodes", type=_positive, default=None,
+                          help="limit on the positions expanded per deal (makes the list "
+                          "independent of the machine's speed)")
     winnable.add_argument("--output", help="write the list to this file (with a header) "
                           "instead of printing it")
     args = parser.parse_args(argv)
@@ -116,7 +119,8 @@ def _winnable(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     found: list[int] = []
-    for seed, answer in find_winnable(args.variant, args.count, args.start, args.budget_ms):
+    for seed, answer in find_winnable(args.variant, args.count, args.start, args.budget_ms,
+                                      args.max_nodes):
         if answer.result != "won":
             continue
         found.append(seed)
@@ -130,7 +134,8 @@ def _winnable(args: argparse.Namespace) -> int:
 def _write_winnable(args: argparse.Namespace, found: list[int], last: int) -> None:
     header = (f"# Deal numbers of {args.variant} the solver proved winnable (one a line).\n"
               f"# python -m engine winnable {args.variant} --count {args.count} "
-              f"--start {args.start} --budget-ms {args.budget_ms:g}\n"
+              f"--start {args.start} --budget-ms {args.budget_ms:g}"
+              + (f" --max-nodes {args.max_nodes}" if args.max_nodes else "") + "\n"
               f"# Tried deals {args.start}..{last}: {len(found)} won.\n")
     with open(args.output, "w", encoding="ascii") as out:
         out.write(header + "".join(f"{seed}\n" for seed in found))

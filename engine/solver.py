@@ -311,14 +311,17 @@ def winnable_deals(variant: str) -> tuple[int, ...]:
 
 
 def find_winnable(variant: str, count: int, start: int = 1, budget_ms: float = 3000.0,
-                  ) -> Iterator[tuple[int, Solution]]:
+                  max_nodes: int | None = None) -> Iterator[tuple[int, Solution]]:
     """Solve deals ``start``, ``start + 1``... of ``variant``; yield ``(deal, answer)`` for
-    each deal tried, until ``count`` of them were won (each win replayed to check it)."""
+    each deal tried, until ``count`` of them were won (each win replayed to check it).
+
+    With ``max_nodes`` the list does not depend on how loaded the machine is.
+    """
     won = 0
     seed = start
     while won < count:
         game = new_game(variant, seed)
-        answer = solve(game, budget_ms)
+        answer = solve(game, budget_ms, max_nodes)
         if answer.result == "won":
             check = game.copy()
             for move in answer.moves:
