@@ -1,6 +1,7 @@
 """Solver figures: share of deals decided and won within a time budget, and solving times.
 
-    python bench/solver.py [--deals 200] [--start 1] [--budget-ms 1000] [VARIANT ...]
+    python bench/solver.py [--deals 200] [--start 1] [--budget-ms 1000] [--max-nodes N]
+                           [VARIANT ...]
 
 For each variant (all nine by default) it solves deals START..START+DEALS-1 in CPython,
 one at a time, each with the budget, and prints one Markdown table row: deals, share
@@ -16,6 +17,7 @@ Targets (issue 6): Beleaguered Castle >= 97 % decided, Klondike >= 95 %, Spider 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -33,13 +35,14 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered) + 0.5) - 1))]
 
 
-def bench(variant: str, deals: range, budget_ms: float, verbose: bool) -> dict[str, float]:
+def bench(variant: str, deals: range, budget_ms: float, verbose: bool,
+          max_nodes: int | None = None) -> dict[str, float]:
     """Solve every deal of ``deals``; the figures of one table row."""
     counts = {"won": 0, "lost": 0, "unknown": 0}
     times: list[float] = []
     for seed in deals:
         game = engine.new_game(variant, seed)
-        answer = engine.solve(game, budget_ms=budget_ms)
+        answer = engine.solve(game, budget_ms=budget_ms, max_nodes=max_nodes)
         counts[answer.result] += 1
         times.append(answer.ms)
         if answer.result == "won":
@@ -66,18 +69,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--start", type=int, default=1)
     parser.add_argument("--budget-ms", type=float, default=1000.0)
+    parser.add_argument("--max-nodes", type=int, default=None,
+                        help="also stop each deal after this many positions (figures that do "
+                        "not depend on the machine's load)")
     parser.add_argument("--verbose", action="store_true", help="one line per deal on stderr")
     args = parser.parse_args(argv)
     deals = range(args.start, args.start + args.deals)
-    print(f"Deals {deals.start}..{deals.stop - 1}, {args.budget_ms:g} ms each, "
-          f"Python {sys.version.split()[0]}")
+    nodes = f", at most {args.max_nodes} positions" if args.max_nodes else ""
+    load = ""
+    if hasattr(os, "getloadavg"):
+        load = f", load average {os.getloadavg()[0]:.1f} at the start"
+    print(f"Deals {deals.start}..{deals.stop - 1}, {args.budget_ms:g} ms each{nodes}, "
+          f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs{load}")
     print()
     print("| variant | deals | decided | won | won of decided | proved lost "
           "| median ms | p95 ms |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     began = time.perf_counter()
     for variant in args.variants:
-        row = bench(variant, deals, args.budget_ms, args.verbose)
+        row = bench(variant, deals, args.budget_ms, args.verbose, args.max_nodes)
         print(f"| {variant} | {row['deals']} | {row['decided']:.1f} % | {row['won']:.1f} % "
               f"| {row['won_of_decided']:.1f} % | {row['lost']} | {row['median']:.0f} "
               f"| {row['p95']:.0f} |", flush=True)
