@@ -174,6 +174,7 @@ class KlondikeSpace(Space):
         ids = self._ids
         columns = piles[:COLUMNS]
         pruned = self.pruned
+        self.skipped = False
         empty = next((d for d in range(COLUMNS) if not columns[d]), None)
         found = [len(piles[F0 + s]) for s in range(4)]
         cards = talon(piles)
@@ -228,9 +229,12 @@ class KlondikeSpace(Space):
                 else:  # uncovers a face-up card: of use only if it can be used at once
                     under = column[-k - 1]
                     to_foundation = found[(under >> 4) & 3] == (under & RANK_MASK) - 1
-                    if not to_foundation and (pruned or not _uncovered_use(
-                            columns, runs, s, k, free, empty)):
-                        continue
+                    if not to_foundation:
+                        if not _uncovered_use(columns, runs, s, k, free, empty):
+                            continue
+                        if pruned:
+                            self.skipped = True  # the complete pass will make it
+                            continue
                     gain = 45 if to_foundation else 0
                 for d in targets:
                     new = list(piles)

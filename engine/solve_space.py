@@ -33,6 +33,7 @@ class Space:
     best_first = False  # True: search the best-scoring state first (``score``), else depth-first
     can_prune = False  # True: a first pass with ``pruned`` set may skip moves on a guess
     pruned = False  # set by the solver during that first pass (which cannot prove a loss)
+    skipped = False  # set by ``children`` when the pruned pass left out a move of that state
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules

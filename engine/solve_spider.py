@@ -63,6 +63,7 @@ class SpiderSpace(Space):
         same_suit = not rules.relaxed
         index = rules.index
         pruned = self.pruned
+        self.skipped = False
         first_empty = None
         scored: list[tuple[int, int, Move]] = []
         for n, move in enumerate(rules.moves(state)):
@@ -78,6 +79,7 @@ class SpiderSpace(Space):
             if len(src) == k:
                 if not dst:
                     if pruned:
+                        self.skipped = True
                         continue  # a whole column into an empty one only renames it
                     score -= 200
                 else:
@@ -89,10 +91,12 @@ class SpiderSpace(Space):
                 elif (under & RANK_MASK) == (moved & RANK_MASK) + 1:
                     if (under & SUIT_MASK) == (moved & SUIT_MASK):
                         if pruned:
+                            self.skipped = True
                             continue  # breaks a same-suit run
                         score -= 60
                     else:
                         if pruned and dst and (dst[-1] & SUIT_MASK) != (moved & SUIT_MASK):
+                            self.skipped = True
                             continue  # from one other-suit card to another
                         if not same_suit:
                             score -= 20  # breaks a movable (relaxed) run
@@ -106,6 +110,7 @@ class SpiderSpace(Space):
                     if first_empty is None:
                         first_empty = d
                     elif d != first_empty:
+                        self.skipped = True
                         continue  # one empty column stands for all
                 score -= 30
             scored.append((-score, n, move))

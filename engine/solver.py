@@ -125,6 +125,7 @@ class _Search:
         self._heap: list[tuple[int, int, Hashable, State]] = [(0, 0, root_key, root)]
         self._parent: dict[Hashable, tuple[Hashable, Macro] | None] = {root_key: None}
         self._order = 0
+        self._partial: list[tuple[Hashable, State]] = []  # expanded in part by a pruned pass
 
     def _won(self, macros: list[Macro]) -> None:
         self.result = "won"
@@ -133,6 +134,7 @@ class _Search:
 
     def _drop(self) -> None:
         self._stack, self._heap, self._seen, self._parent = [], [], set(), {}
+        self._partial = []
 
     def run(self, deadline: float, quota: int) -> int:
         """Expand up to ``quota`` states before ``deadline``; the number expanded."""
@@ -140,12 +142,30 @@ class _Search:
         search = self._best_first if self.space.best_first else self._depth_first
         while self.result is None and search(deadline, before + quota):
             if self.space.pruned:  # the pruned pass ran out: the complete pass next
-                self.space.pruned = False
-                self._reset()
+                self._complete_pass()
             else:  # the complete pass ran out: no win anywhere
                 self.result = "lost"
                 self._drop()
         return self.nodes - before
+
+    def _complete_pass(self) -> None:
+        """After the pruned pass: search again every state that pass expanded only in part.
+
+        Best-first keeps what the pruned pass saw: its states were expanded fully except
+        those it noted, and those are searched again with every move (the states they reach
+        that are new join the search as usual), so every state reachable with every move is
+        expanded once more at most. Depth-first starts over.
+        """
+        space = self.space
+        space.pruned = False
+        if not space.best_first:
+            self._reset()
+            return
+        self._heap = [(space.score(state), -n, key, state)
+                      for n, (key, state) in enumerate(self._partial)]
+        heapq.heapify(self._heap)
+        self._order = len(self._partial)
+        self._partial = []
 
     def _best_first(self, deadline: float, until: int) -> bool:
         """Best-first; True when the pass ran out of states."""
@@ -160,7 +180,10 @@ class _Search:
                     return False
                 _, _, key, state = pop(heap)
                 self.nodes += 1
-                for macro, child in space.children(state):
+                children = space.children(state)
+                if space.skipped:
+                    self._partial.append((key, state))
+                for macro, child in children:
                     ckey = space.key(child)
                     if ckey in parent:
                         continue
