@@ -136,13 +136,15 @@ class KlondikeSpace(Space):
     def _settle(self, piles: list[Pile]) -> list[Move]:
         moves: list[Move] = []
         ids = self._ids
-        found = True
-        while found:
-            found = False
-            heights = [len(piles[F0 + s]) for s in range(4)]
+        while True:
+            # the next card of each suit, where it would be safe on its foundation
+            wanted = [card for card in (s << 4 | len(piles[F0 + s]) + 1 for s in range(4))
+                      if _safe(card, piles)]
+            if not wanted:
+                break
             for s in range(COLUMNS):
                 column = piles[s]
-                if column and _safe(column[-1], heights):
+                if column and column[-1] in wanted:
                     f = F0 + ((column[-1] >> 4) & 3)
                     piles[f] = piles[f] + (column[-1],)
                     column = column[:-1]
@@ -150,20 +152,18 @@ class KlondikeSpace(Space):
                         column = column[:-1] + (column[-1] & _UP,)
                     piles[s] = column
                     moves.append(Move(ids[s], ids[f]))
-                    found = True
                     break
-            if found:
-                continue
-            cards = talon(piles)
-            for j, card in enumerate(cards):
-                if _safe(card, heights):
-                    moves.extend(talon_macro(piles, j))
-                    take_from_talon(piles, cards, j)
-                    f = F0 + ((card >> 4) & 3)
-                    piles[f] = piles[f] + (card,)
-                    moves.append(Move("waste", ids[f]))
-                    found = True
+            else:
+                cards = talon(piles)
+                card = next((c for c in wanted if c in cards), None)
+                if card is None:
                     break
+                j = cards.index(card)
+                moves.extend(talon_macro(piles, j))
+                take_from_talon(piles, cards, j)
+                f = F0 + ((card >> 4) & 3)
+                piles[f] = piles[f] + (card,)
+                moves.append(Move("waste", ids[f]))
         return moves
 
     def children(self, state: State) -> list[Child]:
@@ -197,10 +197,14 @@ class KlondikeSpace(Space):
                 if rank > 1:
                     for suit in _OTHER_COLOUR[(top >> 4) & 3]:
                         fits.setdefault(suit << 4 | (rank - 1), []).append(d)
-        out: list[tuple[int, int, Macro, list[Pile]]] = []
+        out: list[tuple[int, int, Macro, list[Pile], int]] = []
+        # the parent is settled: a child needs settling only when a foundation changed
+        # (probe -1) or a column uncovered the next card of a suit where it is safe
+        wanted = [card for card in (s << 4 | found[s] + 1 for s in range(4))
+                  if _safe(card, piles)]
 
-        def add(priority: int, macro: Macro, new: list[Pile]) -> None:
-            out.append((-priority, len(out), macro, new))
+        def add(priority: int, macro: Macro, new: list[Pile], probe: int | None) -> None:
+            out.append((-priority, len(out), macro, new, probe))
 
         for s in range(COLUMNS):
             column = columns[s]
@@ -212,7 +216,7 @@ class KlondikeSpace(Space):
             if found[suit] == (top & RANK_MASK) - 1:
                 new = list(piles)
                 _move(new, s, F0 + suit, 1)
-                add(60 + _reveals(column, 1), (Move(ids[s], ids[F0 + suit]),), new)
+                add(60 + _reveals(column, 1), (Move(ids[s], ids[F0 + suit]),), new, -1)
             for k in range(1, run + 1):
                 card = column[-k]
                 targets = list(fits.get(card, ()))
@@ -239,7 +243,7 @@ class KlondikeSpace(Space):
                 for d in targets:
                     new = list(piles)
                     _move(new, s, d, k)
-                    add(gain, (Move(ids[s], ids[d], k),), new)
+                    add(gain, (Move(ids[s], ids[d], k),), new, s)
         for j, card in enumerate(cards):
             suit = (card >> 4) & 3
             to_found = found[suit] == (card & RANK_MASK) - 1
@@ -255,12 +259,12 @@ class KlondikeSpace(Space):
                 new = list(piles)
                 take_from_talon(new, cards, j)
                 new[F0 + suit] = new[F0 + suit] + (card,)
-                add(40, (*lead, Move("waste", ids[F0 + suit])), new)
+                add(40, (*lead, Move("waste", ids[F0 + suit])), new, -1)
             for d in targets:
                 new = list(piles)
                 take_from_talon(new, cards, j)
                 new[d] = new[d] + (card,)
-                add(20, (*lead, Move("waste", ids[d])), new)
+                add(20, (*lead, Move("waste", ids[d])), new, None)
         for card in tops:
             targets = fits.get(card, [])
             if card & RANK_MASK == KING and empty is not None:
@@ -271,10 +275,13 @@ class KlondikeSpace(Space):
             for d in targets:
                 new = list(piles)
                 _move(new, f, d, 1)
-                add(-10, (Move(ids[f], ids[d]),), new)
+                add(-10, (Move(ids[f], ids[d]),), new, -1)
         out.sort(key=lambda item: item[:2])
         result: list[Child] = []
-        for _, _, macro, new in out:
+        for _, _, macro, new, probe in out:
+            if probe is None or (probe >= 0 and not (new[probe] and new[probe][-1] in wanted)):
+                result.append((macro, State(tuple(new))))
+                continue
             auto = self._settle(new)
             result.append(((*macro, *auto) if auto else macro, State(tuple(new))))
         return result
@@ -364,15 +371,17 @@ def _reveals(column: Pile, k: int) -> int:
     return 1 if len(column) > k and column[-k - 1] & DOWN else 0
 
 
-def _safe(card: int, heights: list[int]) -> bool:
-    """``card`` goes to its foundation now and is safe there (see the module docstring)."""
+def _safe(card: int, piles: list[Pile]) -> bool:
+    """``card``, the next card of its suit, is safe on its foundation (see the module
+    docstring): the foundations of the other colour hold its rank - 1, the other one of its
+    colour its rank - 2."""
     suit = (card >> 4) & 3
     rank = card & RANK_MASK
-    if heights[suit] != rank - 1:
+    if rank > KING:
         return False
     a, b = _OTHER_COLOUR[suit]
-    return (heights[a] >= rank - 1 and heights[b] >= rank - 1
-            and heights[_SAME_COLOUR[suit]] >= rank - 2)
+    return (len(piles[F0 + a]) >= rank - 1 and len(piles[F0 + b]) >= rank - 1
+            and len(piles[F0 + _SAME_COLOUR[suit]]) >= rank - 2)
 
 
 def space(rules: KlondikeRules) -> KlondikeSpace:
