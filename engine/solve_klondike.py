@@ -66,7 +66,15 @@ def _fits(card: int, column: Pile) -> bool:
 
 def talon(piles: tuple[Pile, ...] | list[Pile]) -> tuple[int, ...]:
     """The stock and waste cards in turning order, face up: waste bottom..top, stock top..bottom."""
-    return piles[WASTE] + tuple(c & _UP for c in reversed(piles[STOCK]))
+    return piles[WASTE] + tuple(_stock_bytes(piles[STOCK]))
+
+
+def _stock_bytes(stock: Pile) -> bytes:
+    """The stock from its top down, face up, as bytes."""
+    return bytes(stock[::-1]).translate(_FACE_UP)
+
+
+_FACE_UP = bytes(i & ~DOWN & 0xFF for i in range(256))  # a translation table
 
 
 def talon_macro(piles: tuple[Pile, ...] | list[Pile], j: int) -> list[Move]:
@@ -103,8 +111,8 @@ class KlondikeSpace(Space):
     def key(self, state: State) -> bytes:
         """Sorted columns, then the talon in turning order."""
         piles = state.piles
-        columns = sorted(bytes(p) for p in piles[:COLUMNS])
-        columns.append(bytes(talon(piles)))
+        columns = sorted(map(bytes, piles[:COLUMNS]))
+        columns.append(bytes(piles[WASTE]) + _stock_bytes(piles[STOCK]))
         return _SEP.join(columns)
 
     def is_won(self, state: State) -> bool:
