@@ -9,7 +9,11 @@ ordering.
 
 Every step a space produces is a *macro*: a tuple of real engine moves that the rules
 accept one after the other, so a solution is always a plain list of moves that
-:meth:`engine.Game.play` replays. The promise that makes "lost" answers sound: from any
+:meth:`engine.Game.play` replays. The positions a space searches need not be engine
+States: :meth:`Space.settle` turns the starting State into the space's own form (the
+Castle space searches compact rows of bytes), and the solver only hands those back.
+
+The promise that makes "lost" answers sound: from any
 state, whenever the real rules can reach a win, so can the space's steps (pruning and
 automatic moves must never cut off the last winning line), and states with equal keys
 have the same future up to renaming piles.
