@@ -80,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
                           "independent of the machine's speed)")
     winnable.add_argument("--output", help="write the list to this file (with a header) "
                           "instead of printing it")
+    winnable.add_argument("--resume", action="store_true",
+                          help="with --output: keep the deals already in that file, made by "
+                          "the same command, and go on after the last one")
     args = parser.parse_args(argv)
     if args.command == "winnable":
         return _winnable(args)
@@ -119,8 +122,16 @@ def _winnable(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     found: list[int] = []
-    for seed, answer in find_winnable(args.variant, args.count, args.start, args.budget_ms,
-                                      args.max_nodes):
+    start = args.start
+    if args.resume:
+        try:
+            found = _resumed(args)
+        except (OSError, ValueError) as error:
+            print(f"error: cannot resume from {args.output!r}: {error}", file=sys.stderr)
+            return 2
+        start = found[-1] + 1 if found else start
+    for seed, answer in find_winnable(args.variant, args.count - len(found), start,
+                                      args.budget_ms, args.max_nodes):
         if answer.result != "won":
             continue
         found.append(seed)
@@ -131,11 +142,27 @@ def _winnable(args: argparse.Namespace) -> int:
     return 0
 
 
+def _command(args: argparse.Namespace) -> str:
+    """The header line naming the command that makes the list (without --output)."""
+    return (f"# python -m engine winnable {args.variant} --count {args.count} "
+            f"--start {args.start} --budget-ms {args.budget_ms:g}"
+            + (f" --max-nodes {args.max_nodes}" if args.max_nodes else ""))
+
+
+def _resumed(args: argparse.Namespace) -> list[int]:
+    """The deals an earlier run of the same command wrote to ``args.output``."""
+    if args.output is None:
+        raise ValueError("--resume needs --output")
+    with open(args.output, encoding="ascii") as saved:
+        lines = saved.read().splitlines()
+    if len(lines) < 3 or lines[1] != _command(args):
+        raise ValueError("it was not made by the same command")
+    return [int(line) for line in lines[3:] if line.strip()]
+
+
 def _write_winnable(args: argparse.Namespace, found: list[int], last: int) -> None:
     header = (f"# Deal numbers of {args.variant} the solver proved winnable (one a line).\n"
-              f"# python -m engine winnable {args.variant} --count {args.count} "
-              f"--start {args.start} --budget-ms {args.budget_ms:g}"
-              + (f" --max-nodes {args.max_nodes}" if args.max_nodes else "") + "\n"
+              f"{_command(args)}\n"
               f"# Tried deals {args.start}..{last}: {len(found)} won.\n")
     with open(args.output, "w", encoding="ascii") as out:
         out.write(header + "".join(f"{seed}\n" for seed in found))
