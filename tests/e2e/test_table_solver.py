@@ -12,8 +12,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 import engine
 from engine import Move
 from tests.e2e.table_helpers import _desk, _table, first_move  # noqa: F401 (fixtures)
@@ -45,12 +43,16 @@ LONG_TASKS_JS = """() => {
     };
     let n = 1000;
     while (work(n) < 1 && n < 1e8) n *= 2;
+    window.__probeBase = Math.min(work(n), work(n), work(n));
     window.__probeMax = 0;
     window.__probe = setInterval(() => {
         window.__probeMax = Math.max(window.__probeMax, work(n));
     }, 25);
 }"""
-STOP_PROBE_JS = "() => { clearInterval(window.__probe); return window.__probeMax; }"
+STOP_PROBE_JS = """() => {
+    clearInterval(window.__probe);
+    return window.__probeMax / window.__probeBase;
+}"""
 LOST_SHOWN_JS = "() => !document.getElementById('lost').hidden"
 
 # Beleaguered Castle deal 21: won by the solver in a few hundred positions; after t1-t7
@@ -59,6 +61,10 @@ CASTLE_DEAL, LOSING_MOVE = 21, Move("t1", "t7")
 # Deals the solver cannot settle within a hint's budget: the search uses all of it. (One
 # per test: the page remembers what it found about a position, even across new games.)
 HARD, HARD_TOO, HARD_THREE, HARD_FOUR, HARD_FIVE = [("spider-4", n) for n in (1, 2, 3, 5, 6)]
+FORGET_SW_JS = """async () => {
+    for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
+    for (const key of await caches.keys()) await caches.delete(key);
+}"""
 SETTLED_JS = "() => new Promise((ok) => setTimeout(ok, 300))"
 
 
@@ -78,8 +84,9 @@ def test_hint_highlights_the_first_move_of_the_solvers_line(table):
 
 def hint_long_tasks(table, game: engine.Game) -> tuple[list[int], float]:
     """Press Hint on ``game`` (just dealt) and wait for the hint: the long tasks seen
-    meanwhile, and the longest run of a fixed ~1 ms piece of plain JS timed in the same
-    window (a busy shared machine stretches every task, the page's own or not)."""
+    meanwhile, and how many times longer than when calibrated a fixed piece of plain JS
+    took at worst in the same window (a busy shared machine stretches every task, the
+    page's own or not)."""
     page = table.page
     page.evaluate(SETTLED_JS)  # the new deal's cards are drawn (that is not under test)
     page.evaluate(LONG_TASKS_JS)
@@ -94,21 +101,22 @@ def hint_long_tasks(table, game: engine.Game) -> tuple[list[int], float]:
 
 
 def test_no_long_task_while_the_solver_thinks_about_a_hint(table):
-    busy = []
+    """DESIGN budget "no long task over 50 ms": the hint's search runs in slices. On a busy
+    machine every task stretches, so a task may exceed 50 ms by as much as plain JS timed
+    alongside was stretched; a search that did not yield (hundreds of ms) still fails."""
+    seen = []
     for variant, seed in (HARD, HARD_FOUR, HARD_FIVE):  # another deal if the machine was busy
         game = table.new(variant, seed)
         assert engine.solve(game, budget_ms=400).result == "unknown"
-        long_tasks, probe_ms = hint_long_tasks(table, game)
+        long_tasks, stretch = hint_long_tasks(table, game)
         shown = table.page.evaluate(HINT_JS)
         hint = engine.hint(game)  # undecided: the heuristic's move
         assert shown["src"] == hint.src and (hint.src == "stock" or shown["dst"] == hint.dst)
         table.check(game)
-        if not long_tasks:
+        if max(long_tasks, default=0) <= 50 * min(3.0, max(1.0, stretch)):
             return
-        # ~1 ms of plain JS stretched 3 times or more: others' load stretches tasks too.
-        assert probe_ms >= 3, f"long tasks {long_tasks} ms (plain-JS probe {probe_ms:.1f} ms)"
-        busy.append((long_tasks, round(probe_ms)))
-    pytest.skip(f"the machine is too busy to tell (long tasks, probe ms): {busy}")
+        seen.append((long_tasks, round(stretch, 1)))
+    raise AssertionError(f"long tasks (ms) and plain-JS stretch: {seen}")
 
 
 def test_a_move_during_the_hint_search_cancels_it(table):
@@ -173,13 +181,23 @@ def test_winnable_only_deals_a_number_from_the_shipped_list(table):
 
 
 def test_winnable_only_is_greyed_out_for_a_game_without_a_list(table):
-    bare = [v for v in engine.VARIANTS if not engine.winnable_deals(v)]
-    if not bare:
-        pytest.skip("every game ships a winnable-deal list")
+    """A game whose list is empty (here: served empty) offers no "winnable only" deal."""
+    bare = "doublets"
+    listed = f"**/engine/data/winnable-{bare}.txt"
+    page = table.page
+    page.route(listed, lambda route: route.fulfill(status=200, body="# no deals yet\n"))
+    page.evaluate(FORGET_SW_JS)  # so that the page itself fetches the list, as on a first visit
+    try:
+        table.goto(fresh=True)
+        open_menu_on(table, bare)
+        assert table.page.locator("#menu-winnable").is_disabled()
+        assert table.text("#menu-winnable-note").startswith("Not available")
+        table.close_dialogs()
+    finally:
+        page.unroute(listed)
     table.goto(fresh=True)
-    open_menu_on(table, bare[0])
-    assert table.page.locator("#menu-winnable").is_disabled()
-    assert table.text("#menu-winnable-note").startswith("Not available")
+    open_menu_on(table, bare)
+    assert table.page.locator("#menu-winnable").is_enabled()
     table.close_dialogs()
 
 
