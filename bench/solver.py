@@ -35,22 +35,28 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered) + 0.5) - 1))]
 
 
+def solve_checked(variant: str, seed: int, budget_ms: float,
+                  max_nodes: int | None = None) -> engine.Solution:
+    """Solve deal ``seed`` of ``variant``; a won line is replayed with Game.play first."""
+    game = engine.new_game(variant, seed)
+    answer = engine.solve(game, budget_ms=budget_ms, max_nodes=max_nodes)
+    if answer.result == "won":
+        for move in answer.moves:
+            game.play(move)
+        if game.status != "won":
+            raise AssertionError(f"{variant} deal {seed}: the solution does not win")
+    return answer
+
+
 def bench(variant: str, deals: range, budget_ms: float, verbose: bool,
           max_nodes: int | None = None) -> dict[str, float]:
     """Solve every deal of ``deals``; the figures of one table row."""
     counts = {"won": 0, "lost": 0, "unknown": 0}
     times: list[float] = []
     for seed in deals:
-        game = engine.new_game(variant, seed)
-        answer = engine.solve(game, budget_ms=budget_ms, max_nodes=max_nodes)
+        answer = solve_checked(variant, seed, budget_ms, max_nodes)
         counts[answer.result] += 1
         times.append(answer.ms)
-        if answer.result == "won":
-            check = game.copy()
-            for move in answer.moves:
-                check.play(move)
-            if check.status != "won":
-                raise AssertionError(f"{variant} deal {seed}: the solution does not win")
         if verbose:
             print(f"  {variant} {seed}: {answer.result} {answer.nodes} positions "
                   f"{answer.ms:.0f} ms", file=sys.stderr, flush=True)

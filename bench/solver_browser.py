@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import engine  # noqa: E402
-from bench.solver import percentile  # noqa: E402
+from bench.solver import percentile, solve_checked  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -71,14 +71,7 @@ SOLVE_JS = "([variant, seed, budget]) => JSON.parse(window.benchSolve(variant, s
 
 def solve_here(variant: str, seed: int, budget_ms: float) -> tuple[str, float, int]:
     """The same solve in CPython (won lines replayed)."""
-    game = engine.new_game(variant, seed)
-    answer = engine.solve(game, budget_ms=budget_ms)
-    if answer.result == "won":
-        check = game.copy()
-        for move in answer.moves:
-            check.play(move)
-        if check.status != "won":
-            raise AssertionError(f"deal {seed}: the solution does not win")
+    answer = solve_checked(variant, seed, budget_ms)
     return answer.result, answer.ms, answer.nodes
 
 
