@@ -10,15 +10,9 @@ import pytest
 
 import engine
 from tests.e2e.conftest import READY_TIMEOUT_MS, ROOT
+from tests.e2e.table_helpers import PILES_JS, READY_JS
 from tools import precache
 from tools.serve import start_server
-
-READY_JS = "() => ['ready', 'error'].includes(document.documentElement.dataset.app)"
-PILES_JS = """() => Object.fromEntries(
-    [...document.querySelectorAll('[data-pile]')].map((pile) => [
-        pile.dataset.pile,
-        [...pile.querySelectorAll('[data-card]')].map((card) => card.dataset.card),
-    ]))"""
 
 
 def ready(page) -> None:
