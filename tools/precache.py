@@ -37,6 +37,10 @@ PAGE_FILES = ("index.html", "manifest.webmanifest", "pyscript.toml")
 WEB_SUFFIXES = (".py", ".js", ".mjs", ".css", ".png", ".svg", ".json", ".webmanifest")
 # PyScript's optional add-ons that this page never loads (editor, terminal, zip).
 PYSCRIPT_OPTIONAL = re.compile(r"^(codemirror|xterm|zip-|service-worker\.js)")
+# Pyodide's standard library: the page loads the compiled one (tools/vendor.py) and falls
+# back to the plain one only when the compiled one is not there, so one is precached.
+PLAIN_STDLIB = "vendor/pyodide/python_stdlib.zip"
+COMPILED_STDLIB = "vendor/pyodide/python_stdlib_compiled.zip"
 
 
 def _listed_sources(root: Path) -> list[str]:
@@ -55,6 +59,8 @@ def precache_paths(root: Path = ROOT) -> list[str]:
     for path in (root / "vendor" / "pyodide").glob("*"):
         if path.is_file():
             paths.add(path.relative_to(root).as_posix())
+    if COMPILED_STDLIB in paths:
+        paths.discard(PLAIN_STDLIB)
     for path in (root / "vendor" / "pyscript").glob("*"):
         if path.is_file() and path.suffix in (".js", ".mjs", ".css") and not (
                 PYSCRIPT_OPTIONAL.match(path.name)):

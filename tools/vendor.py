@@ -5,6 +5,13 @@ The page loads both from ./vendor/ so that nothing is fetched from a CDN. Run af
 (no source maps, no Node-only files). vendor/VERSIONS records what was copied, and the
 versions are checked against package.json so that a stale node_modules is caught.
 
+It also writes vendor/pyodide/python_stdlib_compiled.zip: Pyodide's standard library
+compiled to .pyc by Pyodide's own Python, run in Node (tools/stdlib_pyc.mjs,
+tools/pyc_zip.py), which the page loads instead of python_stdlib.zip so that Python does
+not compile ~190 modules on every start (web/pyodide-loader.mjs). If that step fails the
+page uses python_stdlib.zip, only slower; a warning says so and VERSIONS leaves out its
+line, so that `--check` reports vendor/ as stale.
+
     python tools/vendor.py [--check]
 """
 
@@ -13,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -29,6 +37,8 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
+COMPILED_STDLIB = "python_stdlib_compiled.zip"
+STDLIB_PYC = ROOT / "tools" / "stdlib_pyc.mjs"
 PACKAGES = {
     # npm package -> (source folder inside it, destination folder in vendor/)
     "pyodide": (".", "pyodide"),
@@ -59,6 +69,30 @@ def copy_pyscript(src: Path, dst: Path) -> None:
             shutil.copy(path, dst / path.name)
 
 
+def compile_stdlib(pyodide: Path) -> bool:
+    """Write ``pyodide``/python_stdlib_compiled.zip with Node; False (and a warning) when
+    that fails, so the page falls back to python_stdlib.zip."""
+    node = shutil.which("node")
+    if node is None:
+        print("vendor: warning: node is missing; no compiled standard library", file=sys.stderr)
+        return False
+    out = pyodide / COMPILED_STDLIB
+    run = subprocess.run([node, str(STDLIB_PYC), str(pyodide), str(out)],
+                         capture_output=True, text=True)
+    if run.returncode != 0 or not out.is_file():
+        out.unlink(missing_ok=True)
+        print(f"vendor: warning: compiling the standard library failed; the page will use "
+              f"python_stdlib.zip\n{run.stderr.strip()}", file=sys.stderr)
+        return False
+    return True
+
+
+def stamp_text(wanted: dict[str, str], compiled: bool = True) -> str:
+    """What vendor/VERSIONS holds for these versions (with the compiled stdlib or not)."""
+    text = "".join(f"{name}@{version}\n" for name, version in sorted(wanted.items()))
+    return text + (f"pyodide/{COMPILED_STDLIB}\n" if compiled else "")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -68,9 +102,8 @@ def main() -> int:
 
     wanted = wanted_versions()
     stamp = VENDOR / "VERSIONS"
-    stamp_text = "".join(f"{name}@{version}\n" for name, version in sorted(wanted.items()))
     if args.check:
-        ok = stamp.exists() and stamp.read_text() == stamp_text
+        ok = stamp.exists() and stamp.read_text() == stamp_text(wanted)
         print("vendor: up to date" if ok else "vendor: missing or stale")
         return 0 if ok else 1
 
@@ -86,7 +119,8 @@ def main() -> int:
         dst = tmp / dest
         dst.mkdir(parents=True)
         (copy_pyodide if name == "pyodide" else copy_pyscript)(src, dst)
-    (tmp / "VERSIONS").write_text(stamp_text)
+    compiled = compile_stdlib(tmp / "pyodide")
+    (tmp / "VERSIONS").write_text(stamp_text(wanted, compiled))
     # Swap in the finished copy so that a server never sees a half-written vendor/.
     shutil.rmtree(VENDOR, ignore_errors=True)
     tmp.rename(VENDOR)
