@@ -65,7 +65,7 @@ node_modules/.installed: package.json package-lock.json
 
 vendor: vendor/VERSIONS
 
-vendor/VERSIONS: node_modules/.installed tools/vendor.py package.json
+vendor/VERSIONS: node_modules/.installed tools/vendor.py tools/stdlib_pyc.mjs tools/pyc_zip.py package.json
 	$(PYTHON) tools/vendor.py
 
 # Playwright drives Debian's Chromium; it never downloads a browser of its own.
