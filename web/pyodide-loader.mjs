@@ -18,6 +18,13 @@
 // a service worker serves it and exactly one such precache exists; while an update is
 // being installed, or after one, the key differs or is unknown, and Python starts
 // normally, so modules of an older version are never restored.
+//
+// The standard library comes precompiled (python_stdlib_compiled.zip, .pyc files made by
+// this Pyodide's own Python: tools/vendor.py), so Python does not compile the ~190
+// modules it imports on every start. The loader fetches it as soon as it runs (index.html
+// preloads it even sooner) and hands it to Pyodide; when it is missing, Pyodide's plain
+// python_stdlib.zip is used, as before. A snapshot is keyed by which of the two it was
+// made with, since the interpreter it holds has read that zip's directory.
 
 import { loadPyodide as pyodideLoad, version } from "../vendor/pyodide/pyodide.mjs";
 
@@ -25,6 +32,10 @@ export { version };
 
 const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
 const CONFIG_URL = new URL("../pyscript.toml", import.meta.url).href;
+const STDLIB_URLS = {
+  compiled: new URL("./python_stdlib_compiled.zip", INDEX_URL).href,
+  plain: new URL("./python_stdlib.zip", INDEX_URL).href,
+};
 export const SNAPSHOT_CACHE = "pp-pyodide-snapshot";
 const APP_CACHE_PREFIX = "pocket-patience-"; // service-worker.js: PREFIX + content hash
 // What web/main.py imports before it draws the first table. Anything else still imports
@@ -33,11 +44,30 @@ const APP_MODULES = ["web.controller", "web.storage"];
 
 // What happened, for the start-up benchmark and tests: snapshot "none" (not looked for),
 // "restored", "fresh" or "failed"; app: the app version the snapshot is keyed by;
-// modules: whether the restored interpreter had the app's modules imported already.
-const report = (globalThis.__pyodideStart = { snapshot: "none", app: null });
+// modules: whether the restored interpreter had the app's modules imported already;
+// stdlib: "compiled" or "plain", the standard library Python was given.
+const report = (globalThis.__pyodideStart = { snapshot: "none", app: null, stdlib: null });
 
-function snapshotKey(app) {
-  return new URL(`./pyodide-snapshot-${version}-app-${app}.bin`, INDEX_URL).href;
+// Started now, while PyScript is still busy with its config.
+const stdlib = fetchStdlib();
+
+// {kind, url}: the compiled standard library as a blob: URL (the response is read once
+// here, so Pyodide does not download it again), else the plain one's own URL.
+async function fetchStdlib() {
+  try {
+    const response = await fetch(STDLIB_URLS.compiled);
+    if (response.ok) {
+      return { kind: "compiled", url: URL.createObjectURL(await response.blob()) };
+    }
+    response.body?.cancel();
+  } catch {
+    /* not served: the plain library it is */
+  }
+  return { kind: "plain", url: STDLIB_URLS.plain };
+}
+
+function snapshotKey(app, kind) {
+  return new URL(`./pyodide-snapshot-${version}-${kind}-app-${app}.bin`, INDEX_URL).href;
 }
 
 // The app version this page is served from (see above), or null when it is not known.
@@ -51,11 +81,11 @@ async function appVersion() {
   }
 }
 
-async function savedSnapshot(app) {
+async function savedSnapshot(app, kind) {
   if (!app) return null;
   try {
     const cache = await caches.open(SNAPSHOT_CACHE);
-    return (await cache.match(snapshotKey(app))) || null;
+    return (await cache.match(snapshotKey(app, kind))) || null;
   } catch {
     return null;
   }
@@ -77,10 +107,18 @@ export async function loadPyodide(options = {}) {
 }
 
 async function startPython(options) {
-  const config = { ...options, indexURL: INDEX_URL };
-  const app = await appVersion();
+  const [app, lib] = await Promise.all([appVersion(), stdlib]);
   report.app = app;
-  const saved = await savedSnapshot(app);
+  report.stdlib = lib.kind;
+  try {
+    return await startWith({ ...options, indexURL: INDEX_URL, stdLibURL: lib.url }, app, lib.kind);
+  } finally {
+    if (lib.url.startsWith("blob:")) URL.revokeObjectURL(lib.url);
+  }
+}
+
+async function startWith(config, app, kind) {
+  const saved = await savedSnapshot(app, kind);
   if (saved) {
     try {
       const pyodide = await pyodideLoad({ ...config, _loadSnapshot: saved.arrayBuffer() });
@@ -99,7 +137,7 @@ async function startPython(options) {
   }
   const pyodide = await pyodideLoad(config);
   if (report.snapshot === "none") report.snapshot = "fresh";
-  if (app) whenReady(() => makeSnapshot(app));
+  if (app) whenReady(() => makeSnapshot(app, kind));
   return pyodide;
 }
 
@@ -152,7 +190,7 @@ function whenReady(task) {
   observer.observe(root, { attributes: true, attributeFilter: ["data-app"] });
 }
 
-async function makeSnapshot(app) {
+async function makeSnapshot(app, kind) {
   // Only once the app is served by its service worker (the second visit on): a passing
   // visitor, or a test page that never reloads, does not pay for a snapshot. Not if an
   // update has arrived meanwhile: the next start will be of another version.
@@ -170,8 +208,9 @@ async function makeSnapshot(app) {
   worker.addEventListener("error", done);
   worker.postMessage({
     indexURL: INDEX_URL,
+    stdLibURL: STDLIB_URLS[kind],
     cache: SNAPSHOT_CACHE,
-    key: snapshotKey(app),
+    key: snapshotKey(app, kind),
     config: CONFIG_URL,
     modules: APP_MODULES,
   });

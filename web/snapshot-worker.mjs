@@ -10,7 +10,11 @@ import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 
 addEventListener("message", async ({ data }) => {
   try {
-    const pyodide = await loadPyodide({ indexURL: data.indexURL, _makeSnapshot: true });
+    const pyodide = await loadPyodide({
+      indexURL: data.indexURL,
+      stdLibURL: data.stdLibURL, // the standard library the page started with
+      _makeSnapshot: true,
+    });
     if (data.modules.length) {
       await writeFiles(pyodide, await appFiles(data.config));
       pyodide.runPython(data.modules.map((name) => `import ${name}`).join("\n"));

@@ -1,0 +1,67 @@
+"""The page starts Python on the precompiled standard library (python_stdlib_compiled.zip,
+written by tools/vendor.py; DESIGN.md budget: first visit to a playable table <= 2.5 s),
+and on Pyodide's plain python_stdlib.zip when the compiled one is not served."""
+
+from __future__ import annotations
+
+import urllib.parse
+
+import pytest
+
+import engine
+from tests.e2e.conftest import BrowserLog, watch, watch_page
+from tests.e2e.table_helpers import Log, TablePage
+
+COMPILED = "/vendor/pyodide/python_stdlib_compiled.zip"
+PLAIN = "/vendor/pyodide/python_stdlib.zip"
+
+
+@pytest.fixture
+def page(browser, base_url, browser_log):
+    """A page with no service worker and no animations (cards land at once); the test
+    fails on a request off the server, a console error or an uncaught exception."""
+    context = browser.new_context(base_url=base_url, service_workers="block",
+                                  reduced_motion="reduce")
+    watch(context, browser_log, base_url)
+    page = context.new_page()
+    watch_page(page, browser_log)
+    yield page
+    context.close()
+    assert not browser_log.problems(), "\n".join(browser_log.problems())
+
+
+def record_paths(page) -> list[str]:
+    """The URL path of every request the page makes from now on."""
+    paths: list[str] = []
+    page.on("request", lambda request: paths.append(urllib.parse.urlsplit(request.url).path))
+    return paths
+
+
+def deal_from_stock(page) -> None:
+    """Open a Spider deal, deal a row from the stock in the page, compare with CPython."""
+    table = TablePage(page, Log())
+    game = table.open("spider-1", 4)
+    table.check(game)
+    table.click_pile("stock")
+    game.play(engine.Move("stock", "tableau", 10))
+    table.check(game)
+
+
+def test_the_page_loads_the_compiled_standard_library_and_plays(page):
+    paths = record_paths(page)
+    deal_from_stock(page)
+    assert page.evaluate("window.__pyodideStart.stdlib") == "compiled"
+    assert COMPILED in paths
+    assert PLAIN not in paths  # not downloaded as well
+
+
+def test_without_the_compiled_library_the_plain_one_is_used(page, browser_log: BrowserLog):
+    paths = record_paths(page)
+    page.route(f"**{COMPILED}", lambda route: route.fulfill(status=404, body="not here"))
+    deal_from_stock(page)
+    assert page.evaluate("window.__pyodideStart.stdlib") == "plain"
+    assert PLAIN in paths
+    # The browser logs the refused file (the preload and the loader's request); nothing else.
+    assert browser_log.console_errors
+    assert all("404" in text for text in browser_log.console_errors), browser_log.console_errors
+    browser_log.console_errors.clear()
