@@ -27,6 +27,7 @@ network off <= 1.0 s.
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import statistics
 import sys
@@ -115,6 +116,8 @@ def measure(page, action, timeout_ms: float) -> dict[str, float]:
     marks = page.evaluate("window.__startupMarks")
     if "ready" not in marks:
         raise SystemExit(f"the page reported an error: {page.inner_text('#loading')!r}")
+    # Which standard library Python was given (web/pyodide-loader.mjs): compiled or plain.
+    marks["stdlib"] = page.evaluate("(window.__pyodideStart || {}).stdlib || 'unknown'")
     return marks
 
 
@@ -125,6 +128,8 @@ def summary(name: str, runs: list[dict[str, float]], stages: bool) -> None:
     ready = [run["ready"] / 1000 for run in runs]
     figures = " ".join(f"{t:.2f}" for t in ready)
     print(f"{name:<15} median {statistics.median(ready):.2f} s   (runs: {figures})")
+    libs = collections.Counter(str(run.get("stdlib")) for run in runs)
+    print(f"    standard library: {', '.join(f'{k} in {n}' for k, n in sorted(libs.items()))}")
     if stages:
         print(f"    {'at (median)':>30}  {'step (median)':>13}")
         for stage, step in STAGES:
