@@ -107,6 +107,8 @@ class KlondikeSpace(Space):
         self._ids = rules.pile_ids
         self._scores: dict[Pile, int] = {}
         self._down, self._up, self._talon, self._empty = weights
+        # the states the pruned pass expanded in part, by id (held, so no id is reused)
+        self._partial: dict[int, State] = {}
 
     def key(self, state: State) -> bytes:
         """Sorted columns, then the talon in turning order."""
@@ -177,12 +179,14 @@ class KlondikeSpace(Space):
     def children(self, state: State) -> list[Child]:
         """Column, talon and foundation plays that have a use, most promising first."""
         piles = state.piles
-        if dead(piles):
+        pruned = self.pruned
+        self.skipped = False
+        # a state the pruned pass expanded in part: its other children are known already
+        only_skipped = not pruned and self._partial and self._partial.pop(id(state), None)
+        if not only_skipped and dead(piles):
             return []
         ids = self._ids
         columns = piles[:COLUMNS]
-        pruned = self.pruned
-        self.skipped = False
         empty = next((d for d in range(COLUMNS) if not columns[d]), None)
         found = [len(piles[F0 + s]) for s in range(4)]
         cards = talon(piles)
@@ -221,7 +225,7 @@ class KlondikeSpace(Space):
                 continue
             top = column[-1]
             suit = (top >> 4) & 3
-            if found[suit] == (top & RANK_MASK) - 1:
+            if found[suit] == (top & RANK_MASK) - 1 and not only_skipped:
                 new = list(piles)
                 _move(new, s, F0 + suit, 1)
                 add(60 + _reveals(column, 1), (Move(ids[s], ids[F0 + suit]),), new, -1)
@@ -232,6 +236,8 @@ class KlondikeSpace(Space):
                     targets.append(empty)  # one empty column stands for all
                 if not targets:
                     continue
+                if only_skipped and k >= run:
+                    continue
                 if k == n:  # the column empties: of use only to a King that can go there
                     if not _king_waits(columns, runs, free, s):
                         continue
@@ -241,17 +247,24 @@ class KlondikeSpace(Space):
                 else:  # uncovers a face-up card: of use only if it can be used at once
                     under = column[-k - 1]
                     to_foundation = found[(under >> 4) & 3] == (under & RANK_MASK) - 1
+                    if only_skipped and to_foundation:
+                        continue
                     if not to_foundation:
                         if not _uncovered_use(columns, runs, s, k, free, empty):
                             continue
                         if pruned:
-                            self.skipped = True  # the complete pass will make it
+                            if not self.skipped:
+                                self.skipped = True  # the complete pass will make it
+                                self._partial[id(state)] = state
                             continue
                     gain = 45 if to_foundation else 0
                 for d in targets:
                     new = list(piles)
                     _move(new, s, d, k)
                     add(gain, (Move(ids[s], ids[d], k),), new, s)
+        if only_skipped:
+            cards = ()
+            tops = []
         for j, card in enumerate(cards):
             suit = (card >> 4) & 3
             to_found = found[suit] == (card & RANK_MASK) - 1
