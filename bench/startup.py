@@ -117,7 +117,9 @@ def measure(page, action, timeout_ms: float) -> dict[str, float]:
     if "ready" not in marks:
         raise SystemExit(f"the page reported an error: {page.inner_text('#loading')!r}")
     # Which standard library Python was given (web/pyodide-loader.mjs): compiled or plain.
-    marks["stdlib"] = page.evaluate("(window.__pyodideStart || {}).stdlib || 'unknown'")
+    marks["stdlib"] = page.evaluate(
+        "(({stdlib, stdlibProblem}) => stdlibProblem ? `${stdlib} (${stdlibProblem})` : stdlib)"
+        "(window.__pyodideStart || {stdlib: 'unknown'})")
     return marks
 
 

@@ -21,9 +21,10 @@
 //
 // The standard library comes precompiled (python_stdlib_compiled.zip, .pyc files made by
 // this Pyodide's own Python: tools/vendor.py), so Python does not compile the ~190
-// modules it imports on every start. The loader fetches it as soon as it runs (index.html
-// preloads it even sooner) and hands it to Pyodide; when it is missing, Pyodide's plain
-// python_stdlib.zip is used, as before. A snapshot is keyed by which of the two it was
+// modules it imports on every start. index.html starts the download as the page begins
+// to load (window.ppStdlib); the loader takes that response (or fetches the file itself,
+// and once more if a download fails) and hands it to Pyodide; when the file is not
+// served, Pyodide's plain python_stdlib.zip is used, as before. A snapshot is keyed by which of the two it was
 // made with, since the interpreter it holds has read that zip's directory.
 
 import { loadPyodide as pyodideLoad, version } from "../vendor/pyodide/pyodide.mjs";
@@ -54,14 +55,20 @@ const stdlib = fetchStdlib();
 // {kind, url}: the compiled standard library as a blob: URL (the response is read once
 // here, so Pyodide does not download it again), else the plain one's own URL.
 async function fetchStdlib() {
-  try {
-    const response = await fetch(STDLIB_URLS.compiled);
-    if (response.ok) {
-      return { kind: "compiled", url: URL.createObjectURL(await response.blob()) };
+  const early = globalThis.ppStdlib;
+  delete globalThis.ppStdlib;
+  for (const download of [early, null]) {
+    try {
+      const response = await (download ?? fetch(STDLIB_URLS.compiled, { cache: "no-cache" }));
+      if (response.ok) {
+        return { kind: "compiled", url: URL.createObjectURL(await response.blob()) };
+      }
+      response.body?.cancel();
+      report.stdlibProblem = `HTTP ${response.status}`;
+      break; // not served: the plain library it is
+    } catch (error) {
+      report.stdlibProblem = String(error); // a failed download: once more, then plain
     }
-    response.body?.cancel();
-  } catch {
-    /* not served: the plain library it is */
   }
   return { kind: "plain", url: STDLIB_URLS.plain };
 }

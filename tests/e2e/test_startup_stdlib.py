@@ -61,7 +61,30 @@ def test_without_the_compiled_library_the_plain_one_is_used(page, browser_log: B
     deal_from_stock(page)
     assert page.evaluate("window.__pyodideStart.stdlib") == "plain"
     assert PLAIN in paths
-    # The browser logs the refused file (the preload and the loader's request); nothing else.
+    # The browser logs the refused file; nothing else.
     assert browser_log.console_errors
     assert all("404" in text for text in browser_log.console_errors), browser_log.console_errors
+    browser_log.console_errors.clear()
+
+
+def test_a_failed_download_of_the_compiled_library_is_tried_once_more(page, browser_log):
+    """Seen under load: a download of the zip failing with "Failed to fetch"."""
+    paths = record_paths(page)
+    failed: list[str] = []
+
+    def fail_first(route):
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort()
+
+    page.route(f"**{COMPILED}", fail_first)
+    deal_from_stock(page)
+    start = page.evaluate("window.__pyodideStart")
+    assert failed and start["stdlib"] == "compiled"
+    assert "Failed to fetch" in start["stdlibProblem"]
+    assert paths.count(COMPILED) == 2 and PLAIN not in paths
+    assert all("net::ERR_FAILED" in text for text in browser_log.console_errors), (
+        browser_log.console_errors)
     browser_log.console_errors.clear()
