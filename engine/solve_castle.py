@@ -11,6 +11,9 @@ go to its own foundation instead (its foundation holds at least rank - 2), and n
 is ever placed on it, since all cards two ranks lower are on the foundations already
 and foundation cards never come back. So a winning line stays winning with the card
 sent up first.
+
+Dead positions, dropped: :func:`stuck` proves that no row can ever be emptied again,
+following the foundations up as far as they could ever go (a win empties every row).
 """
 
 from __future__ import annotations
@@ -86,7 +89,7 @@ class CastleSpace(Space):
 
     def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:  # type: ignore[override]
         """Foundation moves, then moves onto a card one rank higher, then into one empty row;
-        none to a position where no foundation move or empty row can ever come again."""
+        none to a position where no row can ever be emptied again."""
         rows, heights = node
         tops = [row[-1] & 15 if row else 0 for row in rows]
         low = min(heights)
@@ -139,7 +142,7 @@ class CastleSpace(Space):
                     auto = _settle(new, grown, to_foundation)
                     after = tuple(grown)
             if stuck(new, after):
-                continue  # no foundation move and no empty row can ever come again
+                continue  # no row can ever be emptied again
             out.append(((first, *auto) if auto else (first,), (tuple(new), after)))
         return out
 
@@ -165,43 +168,62 @@ def _row_score(row: bytes, weights: tuple[int, ...]) -> int:
     return total
 
 
-def stuck(rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...]) -> bool:
-    """True when no foundation move and no empty row can ever come again (so: lost).
+def stuck(rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...] | list[int]) -> bool:
+    """True when no row can ever be emptied again (so: lost, as a win empties every row).
 
-    An over-estimate of the cards that can ever be exposed, grown to a fixed point: the
-    row ends, and a card under one that can leave. A card can leave only onto a card one
-    rank higher that can be exposed and does not lie under it in its own row (with no
-    empty row and no foundation move, there is nowhere else to go).
+    Sound over-estimate, grown to a fixed point, of what could happen if no row ever
+    empties: ``depth[i]`` is the lowest position of row ``i`` that can ever be exposed
+    (the cards above it can all leave), ``count[r]`` how many cards of rank ``r`` can ever
+    be exposed, ``h`` how high each foundation can ever grow. A card can leave only onto
+    a card one rank higher that can ever be exposed (anywhere: it may have been moved
+    there), or to its foundation once that holds the rank below (then the suit's next
+    cards that can be exposed can follow). Every real line that empties no row stays
+    inside this estimate, so if the estimate never empties a row, no line ever does.
     """
-    if not all(rows):
-        return False
-    takes = [h + 1 for h in heights]
-    depth = [len(row) - 1 for row in rows]  # lowest position known exposable, per row
-    # for each rank, the (row, position) of exposable cards
-    exposed: list[list[tuple[int, int]]] = [[] for _ in range(15)]
-    for i, row in enumerate(rows):
-        card = row[-1]
-        if takes[(card >> 4) & 3] == card & 15:
+    h = list(heights)
+    depth = []
+    count = [0] * 15
+    for row in rows:
+        if not row:
             return False
-        exposed[card & 15].append((i, depth[i]))
-    grown = True
-    while grown:
-        grown = False
-        for i, row in enumerate(rows):
+        count[row[-1] & 15] += 1
+        depth.append(len(row) - 1)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(ROWS):
+            row = rows[i]
             p = depth[i]
-            if p < 0:
-                continue
-            rank = row[p] & 15
-            if not any(j != i or q > p for j, q in exposed[rank + 1]):
-                continue
-            if p == 0:
-                return False  # the row could be emptied
-            p = depth[i] = p - 1
-            card = row[p]
-            if takes[(card >> 4) & 3] == card & 15:
-                return False
-            exposed[card & 15].append((i, p))
-            grown = True
+            while True:
+                card = row[p]
+                rank = card & 15
+                suit = card >> 4
+                if h[suit] >= rank:
+                    pass  # gone up already, by a chain from another row
+                elif h[suit] == rank - 1:
+                    h[suit] = rank
+                    changed = True
+                    # the suit's next cards, where already exposable, follow
+                    nxt = card + 1
+                    while rank < 13:
+                        j = 0
+                        q = rows[0].find(nxt)
+                        while q < 0:
+                            j += 1
+                            q = rows[j].find(nxt)
+                        if q < (p if j == i else depth[j]):
+                            break
+                        rank += 1
+                        h[suit] = rank
+                        nxt += 1
+                elif not count[rank + 1]:
+                    break
+                p -= 1
+                if p < 0:
+                    return False  # row i could be emptied
+                count[row[p] & 15] += 1
+                changed = True
+            depth[i] = p
     return True
 
 

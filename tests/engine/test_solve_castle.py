@@ -1,0 +1,188 @@
+"""The Beleaguered Castle solver's shortcuts (engine/solve_castle.py; issue 6).
+
+Every rule that lets the solver skip positions -- the dead-position test, safe moves to
+the foundations, the pruned first pass -- is checked on small constructed positions whose
+answer a brute-force search over the real rules (beleaguered-castle.txt 03 Legal actions,
+05 Ending the game: every legal move, exact positions) settles, and on random small
+positions against the same brute force.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import engine
+from engine import solve_castle
+from engine.cards import KING, card_text, make_card
+from engine.game import Game
+from engine.state import State
+
+ROWS = 8
+
+
+def castle(rows: list[str], foundations: list[str]) -> Game:
+    """A position from row texts ("TH KD 6S", bottom card first) and foundation tops
+    ("5S", or "" for the Ace alone... any suit's top card)."""
+    piles: dict[str, list[str]] = {f"t{i}": text.split() for i, text in enumerate(rows)}
+    ranks = "A23456789TJQK"
+    for top in foundations:
+        suit = "SHDC".index(top[1])
+        piles[f"f{suit}"] = [r + top[1] for r in ranks[: ranks.index(top[0]) + 1]]
+    return engine.from_position("beleaguered-castle", piles)
+
+
+def reachable(game: Game, goal: Callable[[State], bool], limit: int = 60_000) -> bool | None:
+    """Whether a state meeting ``goal`` is reachable with the real rules (every legal
+    move; states equal up to the order of the rows count once); None past ``limit``."""
+    rules = game.rules
+
+    def key(state: State) -> tuple[object, ...]:
+        return tuple(sorted(state.piles[:ROWS])), state.piles[ROWS:]
+
+    seen = {key(game.state)}
+    stack = [game.state]
+    while stack:
+        state = stack.pop()
+        if goal(state):
+            return True
+        for move in rules.moves(state):
+            after = rules.apply(state, move)
+            k = key(after)
+            if k not in seen:
+                seen.add(k)
+                stack.append(after)
+        if len(seen) > limit:
+            return None
+    return False
+
+
+def winnable(game: Game, limit: int = 60_000) -> bool | None:
+    """05 Ending the game: a state with every foundation up to its King is reachable."""
+    return reachable(game, game.rules.is_won, limit)
+
+
+def row_can_empty(game: Game, limit: int = 60_000) -> bool | None:
+    """Some row can be emptied with the real rules."""
+    return reachable(game, lambda state: not all(state.piles[:ROWS]), limit)
+
+
+def node_of(game: Game) -> tuple[tuple[bytes, ...], tuple[int, ...]]:
+    """The rows and foundation heights of ``game``, as ``solve_castle.stuck`` takes them."""
+    piles = game.state.piles
+    return tuple(bytes(p) for p in piles[:ROWS]), tuple(len(p) for p in piles[ROWS:])
+
+
+def replays_to_win(game: Game, moves: list[engine.Move]) -> bool:
+    check = game.copy()
+    for move in moves:
+        check.play(move)
+    return check.status == "won"
+
+
+# --- the dead-position test ------------------------------------------------------------
+
+# 6S can go up (f0 holds 5S) but then every row is blocked for good: Kings need an empty
+# row (03: "An empty row accepts any available card"), 8S needs the buried 9S, and the
+# Jacks wait on Queens that lie under them.
+BLOCKED_AFTER_A_FOUNDATION_MOVE = (
+    ["TH KD 6S", "7S KC", "TD KH", "TC KS", "QS JD TS 8S", "9S QD JH", "QH JC", "QC JS"],
+    ["5S", "9H", "9D", "9C"])
+
+
+def test_stuck_sees_past_foundation_moves_when_no_row_can_ever_empty() -> None:
+    """beleaguered-castle.txt 03/05: a foundation move is still legal (6S), yet no row can
+    ever be emptied, so no win: the dead-position test says so although a card can still
+    go up, and brute force over the real rules agrees."""
+    game = castle(*BLOCKED_AFTER_A_FOUNDATION_MOVE)
+    assert any(m.dst == "f0" for m in game.legal_moves())
+    assert solve_castle.stuck(*node_of(game))
+    assert row_can_empty(game) is False
+    assert winnable(game) is False
+    assert engine.solve(game, budget_ms=10_000).result == "lost"
+
+
+def test_stuck_follows_a_suit_up_from_row_to_row() -> None:
+    """A card sent up by the estimate while following its suit from another row can leave
+    its own row too (a regression: the estimate once kept it, and wrongly called the
+    position dead). 03: the Clubs go up 7C 8C 9C TC from three rows."""
+    game = castle(["3D 6H TD KC", "JD KH QS", "3H 6D", "8S 9S JC JS", "4H QD QC",
+                   "7H 8H 8D TH QH JH KS", "5H 9H KD", "5D TS 9D 7D 7S 4D"],
+                  ["6S", "2H", "2D", "TC"])
+    assert not solve_castle.stuck(*node_of(game))
+    assert row_can_empty(game) is True
+    answer = engine.solve(game, budget_ms=10_000)
+    assert answer.result == "won" and replays_to_win(game, answer.moves)
+
+
+def blocked_position(rng: random.Random, cards: tuple[int, int]) -> Game:
+    """Random rows, all non-empty, mostly low cards under high ones (so often blocked)."""
+    while True:
+        heights = [rng.randint(1, KING) for _ in range(4)]
+        if cards[0] <= sum(KING - h for h in heights) <= cards[1]:
+            break
+    rest = [make_card(r, s) for s in range(4) for r in range(heights[s] + 1, KING + 1)]
+    rng.shuffle(rest)
+    rows: list[list[int]] = [[] for _ in range(ROWS)]
+    for i, card in enumerate(rest):
+        rows[i if i < ROWS else rng.randrange(ROWS)].append(card)
+    for row in rows:
+        if rng.random() < 0.6:
+            row.sort(key=lambda c: (c & 15) + 4 * rng.random())
+    piles = {f"t{i}": [card_text(c) for c in row] for i, row in enumerate(rows)}
+    for suit in range(4):
+        piles[f"f{suit}"] = [card_text(make_card(r, suit)) for r in range(1, heights[suit] + 1)]
+    return engine.from_position("beleaguered-castle", piles)
+
+
+def test_stuck_never_claims_a_row_that_real_play_can_empty() -> None:
+    """The dead-position test is sound: on random blocked positions, whenever it says no
+    row can ever be emptied, brute force over the real rules finds none either (and it
+    does say so for some of them)."""
+    rng = random.Random("castle-stuck")
+    claimed = 0
+    for _ in range(600):
+        game = blocked_position(rng, (26, 40))
+        if solve_castle.stuck(*node_of(game)):
+            claimed += 1
+            assert row_can_empty(game, 20_000) is not True, game.position()
+    assert claimed >= 3
+
+
+# --- the whole solver against brute force ------------------------------------------------
+
+
+def near_blocked(rng: random.Random) -> Game:
+    """A random blocked position the dead-position test calls dead, with one or two pairs
+    of cards swapped: often still dead, often winnable, sometimes a real search."""
+    while True:
+        game = blocked_position(rng, (26, 40))
+        if solve_castle.stuck(*node_of(game)):
+            break
+    piles = {pid: list(game.position()["piles"][pid]) for pid in game.rules.pile_ids}
+    rows = [f"t{i}" for i in range(ROWS)]
+    for _ in range(rng.randint(1, 2)):
+        a, b = rng.sample(rows, 2)
+        i, j = rng.randrange(len(piles[a])), rng.randrange(len(piles[b]))
+        piles[a][i], piles[b][j] = piles[b][j], piles[a][i]
+    return engine.from_position("beleaguered-castle", piles)
+
+
+def test_answers_agree_with_brute_force_on_small_random_positions() -> None:
+    """beleaguered-castle.txt 03/05: on random small positions, "won" replays to a win and
+    "lost" comes only where brute force over every legal move finds no win; both
+    answers occur."""
+    rng = random.Random("castle-solver")
+    outcomes: list[bool] = []
+    for _ in range(50):
+        game = near_blocked(rng)
+        expected = winnable(game, 20_000)
+        if expected is None:
+            continue
+        answer = engine.solve(game, budget_ms=20_000)
+        assert answer.result == ("won" if expected else "lost"), game.position()
+        if expected:
+            assert replays_to_win(game, answer.moves)
+        outcomes.append(expected)
+    assert len(outcomes) >= 30
+    assert any(outcomes) and not all(outcomes), "wins and losses are both checked"
