@@ -106,6 +106,7 @@ class KlondikeSpace(Space):
         super().__init__(rules)
         self._ids = rules.pile_ids
         self._scores: dict[Pile, int] = {}
+        self._columns: dict[Pile, _ColumnBits] = {}  # for dead()
         self._down, self._up, self._talon, self._empty = weights
         # the states the pruned pass expanded in part, by id (held, so no id is reused)
         self._partial: dict[int, State] = {}
@@ -183,14 +184,20 @@ class KlondikeSpace(Space):
         self.skipped = False
         # a state the pruned pass expanded in part: its other children are known already
         only_skipped = not pruned and self._partial and self._partial.pop(id(state), None)
-        if not only_skipped and dead(piles):
+        if not only_skipped and dead(piles, self._columns):
             return []
         ids = self._ids
         columns = piles[:COLUMNS]
         empty = next((d for d in range(COLUMNS) if not columns[d]), None)
         found = [len(piles[F0 + s]) for s in range(4)]
         cards = talon(piles)
-        runs = [_run(column) for column in columns]
+        memo = self._columns
+        runs = []
+        for column in columns:
+            bits = memo.get(column)
+            if bits is None:
+                bits = memo[column] = _column_bits(column)
+            runs.append(bits[4])
         # cards that can be brought into play, maybe after other such moves: talon cards,
         # column run cards and foundation cards (see "moves must have a use" above)
         free = set(cards)
@@ -424,7 +431,8 @@ _TAKES = [_pair(c, -1) for c in range(64)]  # the cards that may be built on a c
 _KINGS = tuple(s << 4 | KING for s in range(4))
 
 
-def dead(piles: tuple[Pile, ...] | list[Pile]) -> bool:
+def dead(piles: tuple[Pile, ...] | list[Pile],
+         columns: dict[Pile, _ColumnBits] | None = None) -> bool:
     """True when some card can provably never reach its foundation (so: lost).
 
     A least fixed point over-estimates what can ever happen, ignoring that a card can hold
@@ -442,81 +450,93 @@ def dead(piles: tuple[Pile, ...] | list[Pile]) -> bool:
 
     A card under another in the same column only becomes uncovered if some run card
     between them left and took the upper one along, so no exception is needed for it.
+
+    The sets are bit masks over the card numbers (suit * 16 + rank), so a whole rule is a
+    few integer operations; ``columns`` memoizes what each column tuple contributes.
     """
-    under = [-1] * 64  # column card -> the card under it (0 for the bottom card)
-    in_column = [False] * 64
-    movable = [False] * 64
-    uncovered = [False] * 64
-    home = [False] * 64
-    exposed = [False] * 64  # uncovered column cards, and loose cards that found a place
-    left = [False] * 64
-    work: list[int] = []
-    push, extend = work.append, work.extend
-    onto, takes = _ONTO2, _TAKES
+    if columns is None:
+        columns = {}
+    in_column = movable = uncovered = 0
+    under: dict[int, int] = {}  # column card -> the card under it (0 for the bottom card)
     emptyable = False
     for column in piles[:COLUMNS]:
         if not column:
             emptyable = True
             continue
-        below = 0
-        for card in column:
-            card &= _UP
-            in_column[card] = True
-            under[card] = below
-            below = card
-        run = column[len(column) - _run(column):]
-        for card in run:
-            movable[card] = True
-        extend(run)
-        top = column[-1]
-        uncovered[top] = exposed[top] = True
-        extend(takes[top])
-    extend(talon(piles))
-    count = 0
+        bits = columns.get(column)
+        if bits is None:
+            bits = columns[column] = _column_bits(column)
+        in_column |= bits[0]
+        movable |= bits[1]
+        uncovered |= bits[2]
+        under.update(bits[3])
+    loose = 0  # talon and foundation cards
+    for card in piles[STOCK]:
+        loose |= 1 << (card & _UP)
+    for card in piles[WASTE]:
+        loose |= 1 << card
+    home = 0
     for s in range(4):
-        foundation = piles[F0 + s]
-        for card in foundation:
-            home[card] = True
-        count += len(foundation)
-        extend(foundation)
-    while work:
-        card = work.pop()
-        rank = card & RANK_MASK
-        if in_column[card]:
-            free = uncovered[card]
-            if free and not home[card] and (rank == 1 or home[card - 1]):
-                home[card] = True
-                count += 1
-                if count == 52:
-                    return False
-                if rank < KING:
-                    push(card + 1)
-            if left[card] or not (free or movable[card]):
-                continue
-            a, b = onto[card]
-            if not ((free and home[card]) or exposed[a] or exposed[b]
-                    or (rank == KING and emptyable)):
-                continue
-            left[card] = True
-            below = under[card]
-            if below:
-                uncovered[below] = exposed[below] = True
-                push(below)
-                extend(takes[below])
-            elif rank != KING and not emptyable:
-                emptyable = True
-                extend(_KINGS)
-        else:
-            if not home[card] and (rank == 1 or home[card - 1]):
-                home[card] = True
-                count += 1
-                if count == 52:
-                    return False
-                if rank < KING:
-                    push(card + 1)
-            if not exposed[card]:
-                a, b = onto[card]
-                if exposed[a] or exposed[b] or (rank == KING and emptyable):
-                    exposed[card] = True
-                    extend(takes[card])
-    return count < 52
+        home |= ((1 << (len(piles[F0 + s]) + 1)) - 2) << (s << 4)
+    loose |= home
+    exposed = uncovered
+    left = 0
+    while True:
+        # home: the longest run up from the Ace of each suit of cards home, loose or uncovered
+        reach = home | ((loose | uncovered) & _ALL)
+        home = ((reach + _ACES) & ~reach) - _ACES
+        if home == _ALL:
+            return False
+        # the cards one of whose places (one rank higher, other colour) lies exposed
+        black = (exposed | (exposed >> 48)) & 0xFFFF
+        red = ((exposed >> 16) | (exposed >> 32)) & 0xFFFF
+        onto = (black >> 1) * _RED_LANES | (red >> 1) * _BLACK_LANES
+        if emptyable:
+            onto |= _KING_BITS
+        new_left = ((uncovered & home) | ((uncovered | movable) & onto)) & in_column & ~left
+        new_exposed = loose & onto & ~exposed
+        if not new_left and not new_exposed:
+            return True
+        exposed |= new_exposed
+        left |= new_left
+        while new_left:
+            low = new_left & -new_left
+            new_left ^= low
+            card = low.bit_length() - 1
+            while True:  # the card under it is uncovered, and may leave at once
+                below = under[card]
+                if not below:
+                    if card & RANK_MASK != KING:
+                        emptyable = True
+                    break
+                bit = 1 << below
+                uncovered |= bit
+                exposed |= bit
+                if left & bit or not onto & bit:
+                    break
+                left |= bit
+                card = below
+
+
+_ColumnBits = tuple[int, int, int, dict[int, int], int]
+_ACES = sum(1 << (s << 4 | 1) for s in range(4))
+_KING_BITS = sum(1 << (s << 4 | KING) for s in range(4))
+_ALL = sum(1 << (s << 4 | r) for s in range(4) for r in range(1, KING + 1))
+_RED_LANES = 1 << 16 | 1 << 32  # a rank mask times this: that mask in hearts and diamonds
+_BLACK_LANES = 1 | 1 << 48  # ... in spades and clubs
+
+
+def _column_bits(column: Pile) -> _ColumnBits:
+    """What a column gives :func:`dead`: its cards, its run's cards and its top card as bit
+    masks, the card under each of its cards, and the length of its run."""
+    cards = movable = 0
+    under: dict[int, int] = {}
+    below = 0
+    for card in column:
+        card &= _UP
+        cards |= 1 << card
+        under[card] = below
+        below = card
+    for card in column[len(column) - _run(column):]:
+        movable |= 1 << card
+    return cards, movable, 1 << below, under, _run(column)
