@@ -51,6 +51,7 @@ const report = (globalThis.__pyodideStart = { snapshot: "none", app: null, stdli
 
 // Started now, while PyScript is still busy with its config.
 const stdlib = fetchStdlib();
+const appFiles = prefetchAppFiles();
 
 // {kind, url}: the compiled standard library as a blob: URL (the response is read once
 // here, so Pyodide does not download it again), else the plain one's own URL.
@@ -110,7 +111,60 @@ export async function loadPyodide(options = {}) {
   useEarlyWasm();
   const pyodide = await startPython(options);
   await pageScriptsRan();
+  handOverAppFiles(await appFiles);
   return pyodide;
+}
+
+// PyScript fetches the app's files (the [files] table of pyscript.toml) only once Python
+// has started, which is the longest step of the start. So they are fetched here, while
+// Python starts (a Map of URL -> response promise; empty if the config cannot be read).
+async function prefetchAppFiles() {
+  const early = new Map();
+  try {
+    const response = await fetch(CONFIG_URL);
+    if (!response.ok) return early;
+    for (const url of configFiles(await response.text(), CONFIG_URL)) {
+      const download = fetch(url);
+      download.catch(() => {}); // then PyScript's own request fetches it again
+      early.set(url, download);
+    }
+  } catch {
+    /* PyScript fetches the files itself */
+  }
+  report.filesPrefetched = early.size;
+  return early;
+}
+
+// The URLs of the [files] table; tools/check_pyscript_files.py writes it as one
+// `"./<file>" = "<path>"` line per file (web/snapshot-worker.mjs reads it the same way).
+function configFiles(text, base) {
+  const [, table = ""] = text.split(/^\[files\][ \t]*$/m);
+  const [files] = table.split(/^\[/m);
+  return [...files.matchAll(/^"([^"]+)"\s*=/gm)].map(([, url]) => new URL(url, base).href);
+}
+
+// Until PyScript has written the app's files, its request for one of them (a GET by
+// absolute URL) gets the response fetched early, once; everything else, and any file
+// whose early download failed, goes to the network as usual.
+function handOverAppFiles(early) {
+  report.filesHandedOver = 0;
+  if (!early.size) return;
+  const browserFetch = globalThis.fetch;
+  const restore = () => {
+    if (globalThis.fetch === prefetched) globalThis.fetch = browserFetch;
+    removeEventListener("py:progress", loaded);
+  };
+  const loaded = (event) => event.detail === "Loaded files" && restore();
+  function prefetched(input, init) {
+    const download = typeof input === "string" && !init?.method && early.get(input);
+    if (!download) return browserFetch.call(this, input, init);
+    early.delete(input);
+    if (!early.size) restore();
+    report.filesHandedOver += 1;
+    return download.catch(() => browserFetch.call(this, input, init));
+  }
+  globalThis.fetch = prefetched;
+  addEventListener("py:progress", loaded);
 }
 
 async function startPython(options) {

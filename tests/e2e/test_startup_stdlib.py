@@ -1,15 +1,17 @@
 """The page starts Python on the precompiled standard library (python_stdlib_compiled.zip,
 written by tools/vendor.py; DESIGN.md budget: first visit to a playable table <= 2.5 s),
-and on Pyodide's plain python_stdlib.zip when the compiled one is not served."""
+and on Pyodide's plain python_stdlib.zip when the compiled one is not served; the app's
+files are fetched while Python starts and handed to PyScript (web/pyodide-loader.mjs)."""
 
 from __future__ import annotations
 
+import tomllib
 import urllib.parse
 
 import pytest
 
 import engine
-from tests.e2e.conftest import BrowserLog, watch, watch_page
+from tests.e2e.conftest import ROOT, BrowserLog, watch, watch_page
 from tests.e2e.table_helpers import Log, TablePage
 
 COMPILED = "/vendor/pyodide/python_stdlib_compiled.zip"
@@ -50,9 +52,15 @@ def deal_from_stock(page) -> None:
 def test_the_page_loads_the_compiled_standard_library_and_plays(page):
     paths = record_paths(page)
     deal_from_stock(page)
-    assert page.evaluate("window.__pyodideStart.stdlib") == "compiled"
-    assert COMPILED in paths
+    start = page.evaluate("window.__pyodideStart")
+    assert start["stdlib"] == "compiled" and "stdlibProblem" not in start
+    assert paths.count(COMPILED) == 1
     assert PLAIN not in paths  # not downloaded as well
+    # Every file of pyscript.toml was fetched once, early, and PyScript got that response.
+    files = tomllib.loads((ROOT / "pyscript.toml").read_text())["files"]
+    assert start["filesPrefetched"] == start["filesHandedOver"] == len(files)
+    for url in files:
+        assert paths.count("/" + url.removeprefix("./")) == 1, url
 
 
 def test_without_the_compiled_library_the_plain_one_is_used(page, browser_log: BrowserLog):
