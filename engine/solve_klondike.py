@@ -77,14 +77,23 @@ def _stock_bytes(stock: Pile) -> bytes:
 _FACE_UP = bytes(i & ~DOWN & 0xFF for i in range(256))  # a translation table
 
 
-def talon_macro(piles: tuple[Pile, ...] | list[Pile], j: int) -> list[Move]:
+def talon_macro(piles: tuple[Pile, ...] | list[Pile], j: int) -> tuple[Move, ...]:
     """The turns (and recycle) that bring talon card ``j`` to the top of the waste."""
     waste, stock = len(piles[WASTE]), len(piles[STOCK])
-    if j == waste - 1:
-        return []
-    if j >= waste:
-        return [TURN] * (j - waste + 1)
-    return [TURN] * stock + [Move("waste", "stock", waste + stock)] + [TURN] * (j + 1)
+    macro = _MACROS.get((waste, stock, j))
+    if macro is None:
+        if j == waste - 1:
+            macro = ()
+        elif j >= waste:
+            macro = (TURN,) * (j - waste + 1)
+        else:
+            macro = ((TURN,) * stock + (Move("waste", "stock", waste + stock),)
+                     + (TURN,) * (j + 1))
+        _MACROS[waste, stock, j] = macro
+    return macro
+
+
+_MACROS: dict[tuple[int, int, int], tuple[Move, ...]] = {}  # at most 25 ** 3 entries
 
 
 def take_from_talon(piles: list[Pile], cards: tuple[int, ...], j: int) -> int:
@@ -149,8 +158,8 @@ class KlondikeSpace(Space):
         ids = self._ids
         while True:
             # the next card of each suit, where it would be safe on its foundation
-            wanted = [card for card in (s << 4 | len(piles[F0 + s]) + 1 for s in range(4))
-                      if _safe(card, piles)]
+            wanted = _wanted(len(piles[F0]), len(piles[F0 + 1]), len(piles[F0 + 2]),
+                             len(piles[F0 + 3]))
             if not wanted:
                 break
             for s in range(COLUMNS):
@@ -165,10 +174,11 @@ class KlondikeSpace(Space):
                     moves.append(Move(ids[s], ids[f]))
                     break
             else:
-                cards = talon(piles)
-                card = next((c for c in wanted if c in cards), None)
+                waste, stock = piles[WASTE], piles[STOCK]
+                card = next((c for c in wanted if c in waste or c | DOWN in stock), None)
                 if card is None:
                     break
+                cards = talon(piles)
                 j = cards.index(card)
                 moves.extend(talon_macro(piles, j))
                 take_from_talon(piles, cards, j)
@@ -191,22 +201,28 @@ class KlondikeSpace(Space):
         empty = next((d for d in range(COLUMNS) if not columns[d]), None)
         found = [len(piles[F0 + s]) for s in range(4)]
         cards = talon(piles)
+        # cards that can be brought into play, maybe after other such moves: talon cards,
+        # column run cards and foundation cards (see "moves must have a use" above), as a
+        # bit mask over the card numbers; and the cards a card may come to lie on
         memo = self._columns
         runs = []
+        free = column_tops = 0
         for column in columns:
-            bits = memo.get(column)
-            if bits is None:
-                bits = memo[column] = _column_bits(column)
-            runs.append(bits[4])
-        # cards that can be brought into play, maybe after other such moves: talon cards,
-        # column run cards and foundation cards (see "moves must have a use" above)
-        free = set(cards)
-        for column, run in zip(columns, runs, strict=True):
-            free.update(column[len(column) - run:])
-        tops = [piles[F0 + s][-1] for s in range(4) if found[s]]
+            if column:
+                bits = memo.get(column)
+                if bits is None:
+                    bits = memo[column] = _column_bits(column)
+                runs.append(bits[4])
+                free |= bits[1]
+                column_tops |= bits[2]
+            else:
+                runs.append(0)
+        for card in cards:
+            free |= 1 << card
         for s in range(4):
-            free.update(piles[F0 + s])
-        hosts = free.union(c[-1] for c in columns if c)  # cards a card may come to lie on
+            free |= ((1 << (found[s] + 1)) - 2) << (s << 4)
+        hosts = free | column_tops
+        tops = [piles[F0 + s][-1] for s in range(4) if found[s]]
         # where each card fits: card -> columns whose top takes it
         fits: dict[int, list[int]] = {}
         for d, column in enumerate(columns):
@@ -219,8 +235,7 @@ class KlondikeSpace(Space):
         out: list[tuple[int, int, Macro, list[Pile], int]] = []
         # the parent is settled: a child needs settling only when a foundation changed
         # (probe -1) or a column uncovered the next card of a suit where it is safe
-        wanted = [card for card in (s << 4 | found[s] + 1 for s in range(4))
-                  if _safe(card, piles)]
+        wanted = _wanted(*found)
 
         def add(priority: int, macro: Macro, new: list[Pile], probe: int | None) -> None:
             out.append((-priority, len(out), macro, new, probe))
@@ -282,7 +297,7 @@ class KlondikeSpace(Space):
                 targets = []  # a card placed in the tableau must take a card at once
             if not to_found and not targets:
                 continue
-            lead = tuple(talon_macro(piles, j))
+            lead = talon_macro(piles, j)
             if to_found:
                 new = list(piles)
                 take_from_talon(new, cards, j)
@@ -333,23 +348,23 @@ def _run(column: Pile) -> int:
 _RED = (False, True, True, False)
 
 
-def _can_follow(card: int, free: set[int]) -> bool:
+def _can_follow(card: int, free: int) -> bool:
     """A free card one rank lower in the other colour could come to lie on ``card``."""
-    return any(c in free for c in _TAKES[card])
+    return bool(free & _TAKES_BITS[card])
 
 
-def _below_fits(card: int, hosts: set[int]) -> bool:
+def _below_fits(card: int, hosts: int) -> bool:
     """The card under ``card`` on its foundation (same suit, one lower) could come to lie on
     a card of ``hosts``: one of ``card``'s rank in the other colour."""
-    return any(c in hosts for c in _pair(card, 0))
+    return bool(hosts & _TWINS_BITS[card])
 
 
-def _king_waits(columns: tuple[Pile, ...], runs: list[int], free: set[int], src: int) -> bool:
+def _king_waits(columns: tuple[Pile, ...], runs: list[int], free: int, src: int) -> bool:
     """A King could enter a column emptied now: from the talon, a foundation, or a run
     in another column with cards under it."""
     for suit in range(4):
         king = suit << 4 | KING
-        if king not in free:
+        if not free >> king & 1:
             continue
         for c, column in enumerate(columns):
             if king in column[len(column) - runs[c]:]:
@@ -362,21 +377,21 @@ def _king_waits(columns: tuple[Pile, ...], runs: list[int], free: set[int], src:
 
 
 def _uncovered_use(columns: tuple[Pile, ...], runs: list[int], s: int, k: int,
-                   free: set[int], empty: int | None) -> bool:
+                   free: int, empty: int | None) -> bool:
     """Moving the top ``k`` cards of column ``s`` uncovers a face-up card E; True when E can be
     used, maybe after other such moves: a free card (not the one moved) can come to lie on
     it, or E, with the run under it, can move onto a card of another column or a free card
     (or, a King not at the bottom, into an empty column). Its foundation the caller checked."""
     column = columns[s]
     moved, uncovered = column[-k], column[-k - 1]
-    if any(c != moved and c in free for c in _TAKES[uncovered]):
+    if free & ~(1 << moved) & _TAKES_BITS[uncovered]:
         return True
     own = set(column)
     n = len(column)
     for depth in range(k + 1, runs[s] + 1):  # E and the run cards under it
         card = column[-depth]
         for host in _ONTO2[card]:
-            if host and host not in own and (host in free or any(
+            if host and host not in own and (free >> host & 1 or any(
                     c and c[-1] == host for c in columns)):
                 return True
         if card & RANK_MASK == KING and empty is not None and depth < n:
@@ -399,17 +414,32 @@ def _reveals(column: Pile, k: int) -> int:
     return 1 if len(column) > k and column[-k - 1] & DOWN else 0
 
 
-def _safe(card: int, piles: list[Pile]) -> bool:
+def _wanted(spades: int, hearts: int, diamonds: int, clubs: int) -> tuple[int, ...]:
+    """The next card of each suit, where it would be safe on its foundation (:func:`_safe`),
+    given the foundations' heights."""
+    key = spades | hearts << 4 | diamonds << 8 | clubs << 12
+    wanted = _WANTED.get(key)
+    if wanted is None:
+        heights = (spades, hearts, diamonds, clubs)
+        wanted = _WANTED[key] = tuple(s << 4 | heights[s] + 1 for s in range(4)
+                                      if _safe(s << 4 | heights[s] + 1, heights))
+    return wanted
+
+
+_WANTED: dict[int, tuple[int, ...]] = {}  # foundation heights -> wanted cards (14 ** 4 at most)
+
+
+def _safe(card: int, heights: tuple[int, ...]) -> bool:
     """``card``, the next card of its suit, is safe on its foundation (see the module
     docstring): the foundations of the other colour hold its rank - 1, the other one of its
-    colour its rank - 2."""
+    colour its rank - 2 (``heights``: the foundations' heights, by suit)."""
     suit = (card >> 4) & 3
     rank = card & RANK_MASK
     if rank > KING:
         return False
     a, b = _OTHER_COLOUR[suit]
-    return (len(piles[F0 + a]) >= rank - 1 and len(piles[F0 + b]) >= rank - 1
-            and len(piles[F0 + _SAME_COLOUR[suit]]) >= rank - 2)
+    return (heights[a] >= rank - 1 and heights[b] >= rank - 1
+            and heights[_SAME_COLOUR[suit]] >= rank - 2)
 
 
 def space(rules: KlondikeRules) -> KlondikeSpace:
@@ -429,6 +459,9 @@ _ONTO2 = [_pair(c, 1) or (0, 0) for c in range(64)]  # the cards a card may be b
 # (0 is no card and never exposed)
 _TAKES = [_pair(c, -1) for c in range(64)]  # the cards that may be built on a card
 _KINGS = tuple(s << 4 | KING for s in range(4))
+_TAKES_BITS = [sum(1 << c for c in cards) for cards in _TAKES]
+_TWINS_BITS = [sum(1 << c for c in _pair(card, 0)) for card in range(64)]  # same rank,
+# other colour
 
 
 def dead(piles: tuple[Pile, ...] | list[Pile],
