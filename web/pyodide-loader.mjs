@@ -24,8 +24,14 @@
 // modules it imports on every start. index.html starts the download as the page begins
 // to load (window.ppStdlib); the loader takes that response (or fetches the file itself,
 // and once more if a download fails) and hands it to Pyodide; when the file is not
-// served, Pyodide's plain python_stdlib.zip is used, as before. A snapshot is keyed by which of the two it was
-// made with, since the interpreter it holds has read that zip's directory.
+// served, Pyodide's plain python_stdlib.zip is used, as before. A snapshot is keyed by
+// which of the two it was made with, since the interpreter it holds has read that zip's
+// directory.
+//
+// PyScript fetches the app's files only once Python has started; the loader fetches them
+// while Python starts and hands the responses over (handOverAppFiles). Starting Python
+// itself before PyScript asks for it (it first opens its package cache) was tried and
+// measured slower: both then compete for the main thread.
 
 import { loadPyodide as pyodideLoad, version } from "../vendor/pyodide/pyodide.mjs";
 
