@@ -19,6 +19,17 @@ foundation already; a winning line that brings such cards down onto it can leave
 them all on the foundations instead, and no card still in play can ever be built on
 them, so every other move of the line stays legal.
 
+A Two (its Ace home) is always safe. Only the two Aces of the other colour can ever lie
+on it, and an Ace can always go to its foundation. Take a winning line and play the Two
+home first; then follow the line, except: an Ace it puts on the Two goes home instead
+(from a foundation it stays there; its foundation is empty, as that Ace is not on it),
+an Ace it takes off the Two to a column comes from its foundation instead (it is that
+foundation's only card) and one it takes home stays; moves of the Two itself, and of
+the Ace of its suit out of and back to the foundation (nothing can lie on an Ace, so
+that is never of use), are left out; a run moved with any of these cards at its end
+moves without them. Every other move sees the same cards it saw in the line, so it
+stays legal, and the line still wins.
+
 Moves must have a use. Four kinds of move only prepare something: playing a talon card
 to a column, bringing a card back from a foundation, moving part of a run (which
 uncovers a face-up card) and emptying a column. In any winning line such a move can be
@@ -36,7 +47,8 @@ Dead positions: :func:`dead` proves some card can never reach its foundation.
 
 The first, pruned pass moves part of a run only when that uncovers a card for a
 foundation; the complete pass (the only one that may prove a loss) moves any part that
-has a use.
+has a use. It expands again only the states where the pruned pass left such a move out,
+and makes only those moves there: every other child of such a state is known already.
 """
 
 from __future__ import annotations
@@ -129,7 +141,9 @@ class KlondikeSpace(Space):
 
     def is_won(self, state: State) -> bool:
         """All 52 cards on the foundations."""
-        return all(len(p) == KING for p in state.piles[F0:STOCK])
+        piles = state.piles
+        return (len(piles[F0]) == KING and len(piles[F0 + 1]) == KING
+                and len(piles[F0 + 2]) == KING and len(piles[F0 + 3]) == KING)
 
     def score(self, state: State) -> int:
         """A weight per face-down card, face-up column card and talon card (the cards on the
@@ -232,13 +246,14 @@ class KlondikeSpace(Space):
                 if rank > 1:
                     for suit in _OTHER_COLOUR[(top >> 4) & 3]:
                         fits.setdefault(suit << 4 | (rank - 1), []).append(d)
-        out: list[tuple[int, int, Macro, list[Pile], int]] = []
+        out: list[tuple[int, Macro, list[Pile], int | None]] = []
         # the parent is settled: a child needs settling only when a foundation changed
         # (probe -1) or a column uncovered the next card of a suit where it is safe
         wanted = _wanted(*found)
 
         def add(priority: int, macro: Macro, new: list[Pile], probe: int | None) -> None:
-            out.append((-priority, len(out), macro, new, probe))
+            # sorted by priority, highest first, then in the order made (fewer than 256)
+            out.append((len(out) - (priority << 8), macro, new, probe))
 
         for s in range(COLUMNS):
             column = columns[s]
@@ -319,15 +334,19 @@ class KlondikeSpace(Space):
                 new = list(piles)
                 _move(new, f, d, 1)
                 add(-10, (Move(ids[f], ids[d]),), new, -1)
-        out.sort(key=lambda item: item[:2])
+        out.sort(key=_first)
         result: list[Child] = []
-        for _, _, macro, new, probe in out:
+        for _, macro, new, probe in out:
             if probe is None or (probe >= 0 and not (new[probe] and new[probe][-1] in wanted)):
                 result.append((macro, State(tuple(new))))
                 continue
             auto = self._settle(new)
             result.append(((*macro, *auto) if auto else macro, State(tuple(new))))
         return result
+
+
+def _first(item: tuple[int, Macro, list[Pile], int | None]) -> int:
+    return item[0]
 
 
 def _run(column: Pile) -> int:
@@ -432,11 +451,14 @@ _WANTED: dict[int, tuple[int, ...]] = {}  # foundation heights -> wanted cards (
 def _safe(card: int, heights: tuple[int, ...]) -> bool:
     """``card``, the next card of its suit, is safe on its foundation (see the module
     docstring): the foundations of the other colour hold its rank - 1, the other one of its
-    colour its rank - 2 (``heights``: the foundations' heights, by suit)."""
+    colour its rank - 2; or it is an Ace or a Two (``heights``: the foundations' heights,
+    by suit)."""
     suit = (card >> 4) & 3
     rank = card & RANK_MASK
     if rank > KING:
         return False
+    if rank <= 2:
+        return True
     a, b = _OTHER_COLOUR[suit]
     return (heights[a] >= rank - 1 and heights[b] >= rank - 1
             and heights[_SAME_COLOUR[suit]] >= rank - 2)
