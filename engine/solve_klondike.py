@@ -499,7 +499,8 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
       onto a card of one rank higher and the other colour that can lie exposed, or, as a
       King, into a column that can be emptied (a column whose bottom card, not a King,
       can leave);
-    - a talon or foundation card can lie exposed in a column if it has such a place;
+    - a talon card, or a foundation card on top or with the card on it exposed, can lie
+      exposed in a column if it has such a place;
     - a card can reach its foundation if the card below it in its suit can and it lies
       in the talon or on a foundation, or is uncovered.
 
@@ -525,14 +526,19 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
         movable |= bits[1]
         uncovered |= bits[2]
         under.update(bits[3])
-    loose = 0  # talon and foundation cards
+    loose = 0  # talon cards, then with the foundation cards
     for card in piles[STOCK]:
         loose |= 1 << (card & _UP)
     for card in piles[WASTE]:
         loose |= 1 << card
-    home = 0
+    home = found_tops = 0
     for s in range(4):
-        home |= ((1 << (len(piles[F0 + s]) + 1)) - 2) << (s << 4)
+        height = len(piles[F0 + s])
+        if height:
+            home |= ((1 << (height + 1)) - 2) << (s << 4)
+            found_tops |= 1 << (s << 4 | height)
+    found = home
+    talon_or_tops = loose | found_tops
     loose |= home
     exposed = uncovered
     left = 0
@@ -549,7 +555,8 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
         if emptyable:
             onto |= _KING_BITS
         new_left = ((uncovered & home) | ((uncovered | movable) & onto)) & in_column & ~left
-        new_exposed = loose & onto & ~exposed
+        # a foundation card comes out only after the one on it did
+        new_exposed = (talon_or_tops | found & (exposed >> 1)) & onto & ~exposed
         if not new_left and not new_exposed:
             return True
         exposed |= new_exposed

@@ -1,0 +1,282 @@
+"""The Klondike solver's shortcuts (engine/solve_klondike.py; issue 6).
+
+Rules: /work/shared/rules/klondike.txt ("Rules of the game": build down in alternating
+colours, only a King enters an empty column, one card turned at a time with unlimited
+recycles, foundations built up by suit; "Common questions": a card may come back from a
+foundation). Every shortcut that lets the solver skip positions is checked here against
+a brute-force search over the real rules (every legal move, exact positions) or against
+the search without the shortcut: Twos played home at once, the complete pass that
+re-expands only what the pruned pass left out, and the bit-mask dead-position test.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine import solve_klondike
+from engine.cards import DOWN, KING, card_text, make_card
+from engine.game import Game
+from engine.klondike import COLUMNS, F0, STOCK, WASTE
+from engine.solve_klondike import KlondikeSpace, dead
+from engine.solver import Solver
+from engine.state import State
+
+
+def brute_force(game: Game, limit: int = 100_000) -> bool | None:
+    """Whether the real rules reach a win: every legal move over exact states (columns
+    in any order count once); None past ``limit`` states."""
+    rules = game.rules
+
+    def key(state: State) -> tuple[object, ...]:
+        return tuple(sorted(state.piles[:COLUMNS])), state.piles[COLUMNS:]
+
+    seen = {key(game.state)}
+    stack = [game.state]
+    while stack:
+        state = stack.pop()
+        if rules.is_won(state):
+            return True
+        for move in sorted(rules.moves(state), key=lambda m: m.dst.startswith("f")):
+            after = rules.apply(state, move)
+            k = key(after)
+            if k not in seen:
+                seen.add(k)
+                stack.append(after)
+        if len(seen) > limit:
+            return None
+    return False
+
+
+def replays_to_win(game: Game, moves: list[engine.Move]) -> bool:
+    check = game.copy()
+    for move in moves:
+        check.play(move)
+    return check.status == "won"
+
+
+def suit_run(suit: int, low: int, high: int) -> list[str]:
+    return [card_text(make_card(r, suit)) for r in range(low, high + 1)]
+
+
+# --- Twos are always safe ------------------------------------------------------------
+
+
+def test_a_two_goes_home_at_once_though_an_ace_of_the_other_colour_is_out() -> None:
+    """klondike.txt, foundations built up by suit: the 2 of spades goes home at once even
+    with the Ace of hearts in play (it could only ever take a red Ace, which can always go
+    home instead); the Ace it uncovers and the cards after it follow, and the settled
+    moves replay legally to a win, as the brute force agrees."""
+    game = engine.from_position("klondike", {
+        "f0": ["AS"], "f2": suit_run(2, 1, KING), "f3": suit_run(3, 1, KING),
+        "t0": ["ah", "2S"],
+        "t1": "KS QH JS TH 9S 8H 7S 6H 5S 4H 3S 2H".split(),
+        "t2": "KH QS JH TS 9H 8S 7H 6S 5H 4S 3H".split(),
+    })
+    assert not game.state.piles[F0 + 1], "the Ace of hearts is in play"
+    space = KlondikeSpace(game.rules)
+    moves, settled = space.settle(game.state)
+    assert [str(m) for m in moves[:2]] == ["t0-f0", "t0-f1"]
+    assert space.is_won(settled) and replays_to_win(game, list(moves))
+    assert brute_force(game) is True
+
+
+def random_two_position(rng: random.Random) -> Game:
+    """A position where a Two's safety matters: one black suit with only its Ace home, one
+    red suit wholly in play, the other two suits home; the 25 cards in play dealt over the
+    columns (face down under the top card) and the stock."""
+    black, red = rng.choice((0, 3)), rng.choice((1, 2))
+    if rng.random() < 0.5:  # or the other way round: a red Two, a black Ace out
+        black, red = red, black
+    heights = [KING] * 4
+    heights[black], heights[red] = 1, 0
+    rest = [make_card(r, s) for s in range(4) for r in range(heights[s] + 1, KING + 1)]
+    rng.shuffle(rest)
+    piles: dict[str, list[str]] = {f"f{s}": suit_run(s, 1, heights[s]) for s in range(4)}
+    talon = rng.randint(0, 4)
+    cut = rng.randint(0, talon)
+    piles["waste"] = [card_text(c) for c in rest[:cut]]
+    piles["stock"] = [card_text(c | DOWN) for c in rest[cut:talon]]
+    for i, card in enumerate(rest[talon:]):
+        pile = piles.setdefault(f"t{i % COLUMNS}", [])
+        if pile:
+            pile[-1] = pile[-1].lower()
+        pile.append(card_text(card))
+    return engine.from_position("klondike", piles)
+
+
+def test_two_rule_answers_agree_with_a_brute_force_search_of_the_real_rules() -> None:
+    """On random positions where a Two goes home while an Ace of the other colour is in
+    play, the solver's won/lost answer is the brute force's, and its wins replay."""
+    rng = random.Random("klondike-twos")
+    outcomes = []
+    while len(outcomes) < 20:
+        game = random_two_position(rng)
+        expected = brute_force(game, limit=10_000)
+        if expected is None:
+            continue
+        answer = engine.solve(game, budget_ms=20_000)
+        assert answer.result == ("won" if expected else "lost"), game.position()
+        if expected:
+            assert replays_to_win(game, answer.moves)
+        outcomes.append(expected)
+    assert any(outcomes) and not all(outcomes)
+
+
+# --- the complete pass after the pruned pass -------------------------------------------
+
+
+def searched_keys(game: Game, prune: bool, monkeypatch: pytest.MonkeyPatch,
+                  ) -> tuple[str, set[bytes]]:
+    """The answer and every key the search made, with or without the pruned pass."""
+    keys: set[bytes] = set()
+    original = KlondikeSpace.key
+
+    def key(self: KlondikeSpace, state: State) -> bytes:
+        value = original(self, state)
+        keys.add(value)
+        return value
+
+    with monkeypatch.context() as patch:
+        patch.setattr(KlondikeSpace, "key", key)
+        patch.setattr(KlondikeSpace, "can_prune", prune)
+        solver = Solver(game, max_nodes=50_000)
+        solver.step(60_000)
+    return solver.result or "unknown", keys
+
+
+def test_the_complete_pass_reaches_every_state_a_search_without_pruning_reaches(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A loss needs every reachable state searched: the complete pass expands again only
+    the states where the pruned pass left a move out, with only those moves, and that
+    reaches exactly the states a single unpruned search reaches (deal 88 is lost, and
+    its pruned pass leaves moves out)."""
+    game = engine.new_game("klondike", 88)
+    pruned = searched_keys(game, True, monkeypatch)
+    plain = searched_keys(game, False, monkeypatch)
+    assert pruned[0] == plain[0] == "lost"
+    assert pruned[1] == plain[1]
+
+
+def test_a_dead_state_is_never_reported_as_expanded_in_part() -> None:
+    """A dead state has no children; once it left a stale "skipped" flag set, so the
+    complete pass expanded it again for nothing."""
+    game = engine.new_game("klondike", 170)
+    solver = Solver(game, max_nodes=5_000)
+    space = solver.space
+    original = space.children
+    calls = {"dead": 0, "skipped": 0}
+
+    def children(state: State) -> list[object]:
+        result = original(state)
+        if dead(state.piles):
+            calls["dead"] += 1
+            assert not space.skipped
+        calls["skipped"] += space.skipped
+        return result
+
+    space.children = children  # type: ignore[method-assign]
+    solver.step(60_000)
+    assert calls["dead"] > 0 and calls["skipped"] > 0, "both kinds of state were met"
+
+
+# --- the dead-position test --------------------------------------------------------------
+
+
+def reference_dead(piles: tuple[tuple[int, ...], ...]) -> bool:
+    """The fixed point of dead()'s docstring, computed plainly with sets, rule by rule,
+    until nothing changes."""
+    up = 63
+    columns = [[c & up for c in column] for column in piles[:COLUMNS] if column]
+    talon = [c & up for c in piles[STOCK] + piles[WASTE]]
+    found = {c for s in range(4) for c in piles[F0 + s]}
+    loose = set(talon) | found
+    home = set(found)
+    uncovered = {column[-1] for column in columns}
+    exposed = set(uncovered)
+    movable = set()
+    for column, pile in zip(columns, [p for p in piles[:COLUMNS] if p], strict=True):
+        run = solve_klondike._run(pile)
+        movable.update(column[len(column) - run:])
+    left: set[int] = set()
+    emptyable = len(columns) < COLUMNS
+
+    def onto(card: int) -> set[int]:
+        rank = (card & 15) + 1
+        red = (card >> 4) in (1, 2)
+        return {s << 4 | rank for s in ((0, 3) if red else (1, 2))} if rank <= KING else set()
+
+    changed = True
+    while changed:
+        changed = False
+        for card in loose | uncovered:
+            if card not in home and ((card & 15) == 1 or card - 1 in home):
+                home.add(card)
+                changed = True
+        for column in columns:
+            for i, card in enumerate(column):
+                if card in left or not (card in uncovered or card in movable):
+                    continue
+                if ((card in uncovered and card in home) or onto(card) & exposed
+                        or (card & 15 == KING and emptyable)):
+                    left.add(card)
+                    changed = True
+                    if i:
+                        uncovered.add(column[i - 1])
+                        exposed.add(column[i - 1])
+                    elif card & 15 != KING:
+                        emptyable = True
+        for card in loose - exposed:
+            if card in found and (card & 15) < KING and card + 1 in found - exposed:
+                continue  # a foundation card comes out only after the one on it
+            if onto(card) & exposed or (card & 15 == KING and emptyable):
+                exposed.add(card)
+                changed = True
+    return len(home) < 52
+
+
+def test_dead_agrees_with_a_plain_fixed_point_of_its_rules() -> None:
+    """The bit-mask dead() computes the same fixed point as the rules in its docstring
+    applied one by one, on every state met searching a few deals (lost and won ones) and
+    on random positions."""
+    states: list[tuple[tuple[int, ...], ...]] = []
+    for seed in (170, 199, 3):
+        solver = Solver(engine.new_game("klondike", seed), max_nodes=400)
+        original = solver.space.children
+
+        def children(state: State, original=original) -> list[object]:
+            states.append(state.piles)
+            return original(state)
+
+        solver.space.children = children  # type: ignore[method-assign]
+        solver.step(60_000)
+    rng = random.Random("klondike-dead")
+    states += [random_two_position(rng).state.piles for _ in range(100)]
+    answers = [dead(piles) for piles in states]
+    assert answers == [reference_dead(piles) for piles in states]
+    assert any(answers) and not all(answers)
+
+
+def test_dead_when_the_two_of_spades_lies_under_the_only_king_that_could_move() -> None:
+    """klondike.txt: only a King enters an empty column; cards may come back from the
+    foundations. Every column is full, the 2 of spades lies face down under the King of
+    spades, and no spade fits on a spade: a red card could hold one only if it came back,
+    and each red card comes back only after the cards on it, first the red Kings, which
+    could come back only to an empty column. Dead, as the brute force agrees."""
+    full = {f"f{s}": suit_run(s, 1, KING) for s in (1, 2, 3)}
+    game = engine.from_position("klondike", {
+        **full, "f0": ["AS"], "t0": ["2s", "KS"], "t1": ["3S"], "t2": ["4S"], "t3": ["5S"],
+        "t4": ["6S"], "t5": ["7S"], "t6": ["8S"], "stock": ["9s", "ts"], "waste": ["JS", "QS"],
+    })
+    assert dead(game.state.piles) and reference_dead(game.state.piles)
+    assert brute_force(game) is False
+    # the same with the 2 of spades in the waste instead: not dead, and won
+    won = engine.from_position("klondike", {
+        **full, "f0": ["AS"], "t0": ["KS"], "t1": ["3S"], "t2": ["4S"], "t3": ["5S"],
+        "t4": ["6S"], "t5": ["7S"], "t6": ["8S"], "stock": ["9s", "ts"],
+        "waste": ["JS", "QS", "2S"],
+    })
+    assert not dead(won.state.piles) and not reference_dead(won.state.piles)
+    assert brute_force(won) is True
