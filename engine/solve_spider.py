@@ -1,139 +1,267 @@
 """Solver hooks for Spider and relaxed Spider (spider.txt, spider-relaxed-and-play-controls.txt).
 
+The search runs on a compact :data:`Node`: the ten columns as bytes (one card a byte,
+the face-down bit kept), how many cards are left in the stock (the stock only ever
+loses cards from its top, so its cards are the first ones of the root's stock) and how
+many runs were cleared. The steps name the engine's own ``Move`` values
+(``t<s>-t<d>:<k>`` and the deal), found and made by the same rules as
+:class:`~engine.spider.SpiderRules` (a test checks both agree on played positions).
+
 Keys: the foundations are left out (the cards on them are whatever is missing from the
 tableau and stock, and which foundation holds which run changes nothing), the stock is
-known by its size (it only ever loses cards from the top), and once the stock is empty
-the columns are interchangeable, so they are sorted.
+known by its size, and once the stock is empty the columns are interchangeable, so they
+are sorted. (While cards are left in the stock they are not: each deal puts a known
+card on each column in order.)
 
-Move order: a move that clears a run, turns a card over or empties a column first, then
-moves that join cards of one suit, and last the moves that only break a run apart or
-shuffle a run into an empty column; the deal comes after every tableau move.
+Score (lower is better): face-down cards, face-up cards not on their same-suit
+successor, the deals still to make, minus empty columns; plus one point for every
+``quota`` positions already expanded at the same stock level (the same number of deals
+made). That last term spreads the search over the deals: without it the best-first
+search rushes through the deals and then grinds through tens of thousands of hopeless
+positions after the last one, or, with deals weighted heavier, never deals at all.
+With it, a level that was searched a lot looks worse, so the search goes back to
+positions before earlier deals and tries other ways to reach the next one.
+
+Move order (it breaks ties between equal scores: the child pushed last is searched
+first): a move that clears a run, turns a card over or empties a column, then moves
+that join cards of one suit, and last the moves that only break a run apart or shuffle
+a run into an empty column; the deal before every tableau move. (The one- and two-suit
+games keep the weights and order they were tuned with, the reverse order, and no level
+cost: the level cost wins more two-suit deals within 30,000 positions but needs more
+positions for the easy ones, and the shipped lists were made without it.)
+
+The complete pass takes every legal move, so a "lost" answer is sound: the score and
+the order only decide which positions come first. The pruned pass (a guess, never used
+to prove a loss) leaves out moves that break a same-suit run, that carry a card from one
+other-suit card to another, that move a whole column into an empty one, and moves into
+an empty column other than the first one.
 """
 
 from __future__ import annotations
 
-from .cards import DOWN, RANK_MASK, SUIT_MASK
+from typing import NamedTuple
+
+from .cards import DOWN, KING, RANK_MASK, SUIT_MASK
 from .moves import Move
-from .solve_space import Child, Space
-from .spider import COLUMNS, STOCK, SpiderRules
+from .solve_space import Space
+from .spider import COLUMNS, DEAL, STOCK, SpiderRules
 from .state import State
 
-_UP = ~DOWN
-W_DOWN, W_BREAK, W_SEQ, W_EMPTY = 6, 3, 3, 6
-W_STOCK = {1: 3, 2: 2, 4: 2}  # by suits: with one suit, dealt cards join runs more often
+# A position inside the search: the columns, cards left in the stock, runs cleared.
+Node = tuple[tuple[bytes, ...], int, int]
+_UP = ~DOWN & 0xFF
+_BYTE = [bytes((i,)) for i in range(256)]
 _SEP = b"\xff"
+_OFFSET = 200  # keeps a column's packed score part positive (see _packed)
+_LEVELS = 11  # stock levels: 0..10 deals left (a dealt game has at most 5)
+_MOVES: dict[tuple[int, int, int], Move] = {}  # (src, dst, count) -> Move, made once
+
+
+class Weights(NamedTuple):
+    """The score's weights: per face-down card, per face-up card on a card that is not
+    its successor, per face-up card on a successor of another suit, per empty column
+    (taken off), per stock card, the positions per level that cost one point (0: no such
+    cost), and whether the most promising move of a position is searched first among
+    equal scores (else last, as the one-suit games have always done)."""
+
+    down: int
+    loose: int
+    other_suit: int
+    empty: int
+    stock: int
+    quota: int
+    promising_first: bool = True
+
+
+# by (suits, relaxed)
+WEIGHTS = {
+    (1, False): Weights(6, 3, 3, 6, 3, 0, promising_first=False),
+    (1, True): Weights(6, 3, 3, 6, 3, 0, promising_first=False),
+    (2, False): Weights(6, 3, 3, 6, 2, 0, promising_first=False),
+    (2, True): Weights(6, 3, 3, 6, 2, 0, promising_first=False),
+    (4, False): Weights(6, 3, 3, 6, 0, 150),
+    (4, True): Weights(6, 3, 3, 6, 0, 80),
+}
 
 
 class SpiderSpace(Space):
-    """Spider's search space: real moves one at a time, with Spider's keys and order."""
+    """Spider's search space over :data:`Node` positions, with Spider's keys and order."""
 
     rules: SpiderRules
     best_first = True
     can_prune = True
 
-    def __init__(self, rules: SpiderRules) -> None:
+    def __init__(self, rules: SpiderRules, weights: Weights | None = None) -> None:
         super().__init__(rules)
-        self._stock_weight = W_STOCK[rules.suits]
-        self._column_scores: dict[tuple[int, ...], int] = {}
+        w = weights or WEIGHTS[rules.suits, rules.relaxed]
+        self._weights = w
+        self._column_scores: dict[bytes, int] = {}
+        self._level_nodes = [0] * _LEVELS
+        self._stock: bytes = b""
+        if not _MOVES:
+            ids = rules.pile_ids
+            _MOVES.update(((s, d, k), Move(ids[s], ids[d], k)) for s in range(COLUMNS)
+                          for d in range(COLUMNS) for k in range(1, 105) if s != d)
+        self._runs = {bytes(suit | rank for rank in range(KING, 0, -1))
+                      for suit in range(0, 64, 16)}
 
-    def score(self, state: State) -> int:
-        """Face-down cards, breaks between face-up cards, stock cards; empty columns help."""
+    def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:  # type: ignore[override]
+        """The search's root: ``state`` as a :data:`Node` (the stock's cards kept aside)."""
+        piles = state.piles
+        self._stock = bytes(piles[STOCK])
+        cleared = sum(1 for pile in piles[COLUMNS:STOCK] if pile)
+        return (), (tuple(bytes(p) for p in piles[:COLUMNS]), len(piles[STOCK]), cleared)
+
+    def is_won(self, node: Node) -> bool:  # type: ignore[override]
+        """All eight runs cleared."""
+        return node[2] >= 8
+
+    def score(self, node: Node) -> int:  # type: ignore[override]
+        """Face-down cards, loose face-up cards, stock cards, minus empty columns; plus the
+        positions already expanded at this stock level, one point per quota."""
         memo = self._column_scores
-        total = self._stock_weight * len(state.piles[STOCK])
-        for pile in state.piles[:COLUMNS]:
-            value = memo.get(pile)
+        w = self._weights
+        total = 0
+        for col in node[0]:
+            value = memo.get(col)
             if value is None:
-                value = memo[pile] = _column_score(pile)
+                value = memo[col] = _packed(col, w)
             total += value
-        return total
+        stock = node[1]
+        score = (total & 0xFFFF) - COLUMNS * _OFFSET + (total >> 16) * w.down + stock * w.stock
+        if w.quota:
+            score += self._level_nodes[stock // COLUMNS] // w.quota
+        return score
 
-    def key(self, state: State) -> bytes:
+    def key(self, node: Node) -> bytes:  # type: ignore[override]
         """Tableau columns (sorted when the stock is empty) and the stock's size."""
-        piles = state.piles
-        columns = [bytes(p) for p in piles[:COLUMNS]]
-        stock = len(piles[STOCK])
+        cols, stock = node[0], node[1]
         if not stock:
-            columns.sort()
-        return bytes((stock,)) + _SEP.join(columns)
+            return _SEP.join(sorted(cols))
+        return _BYTE[stock] + _SEP.join(cols)
 
-    def children(self, state: State) -> list[Child]:
-        """Every legal move (in the pruned pass, fewer), most promising first; the deal last."""
-        rules = self.rules
-        piles = state.piles
-        same_suit = not rules.relaxed
-        index = rules.index
+    def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:  # type: ignore[override]
+        """Every legal move (in the pruned pass, fewer); the most promising come last, as
+        the search takes the last-pushed of equal scores first."""
+        cols, stock, cleared = node
+        self._level_nodes[stock // COLUMNS] += 1
+        same_suit = not self.rules.relaxed
         pruned = self.pruned
         self.skipped = False
-        first_empty = None
-        scored: list[tuple[int, int, Move]] = []
-        for n, move in enumerate(rules.moves(state)):
-            if move.src == "stock":
-                scored.append((-1000, n, move))
+        # the columns each rank may go onto (a face-down top takes nothing), and empty ones
+        onto: list[list[int]] = [[] for _ in range(KING + 2)]
+        empty: list[int] = []
+        for d in range(COLUMNS):
+            col = cols[d]
+            if not col:
+                empty.append(d)
+            elif not col[-1] & DOWN:
+                onto[(col[-1] & RANK_MASK) - 1].append(d)
+        first_empty = -1
+        scored: list[tuple[int, int, int, int]] = []
+        for s in range(COLUMNS):
+            src = cols[s]
+            n = len(src)
+            if not n or src[-1] & DOWN:
                 continue
-            d = index[move.dst]
-            src = piles[index[move.src]]
-            dst = piles[d]
-            k = move.count
-            moved = src[-k]
-            score = 0
-            if len(src) == k:
-                if not dst:
-                    if pruned:
-                        self.skipped = True
-                        continue  # a whole column into an empty one only renames it
-                    score -= 200
-                else:
-                    score += 40
-            else:
-                under = src[-k - 1]
-                if under & DOWN:
-                    score += 50
-                elif (under & RANK_MASK) == (moved & RANK_MASK) + 1:
-                    if (under & SUIT_MASK) == (moved & SUIT_MASK):
-                        if pruned:
-                            self.skipped = True
-                            continue  # breaks a same-suit run
-                        score -= 60
+            for k in range(1, n + 1):
+                moved = src[-k]
+                rank = moved & RANK_MASK
+                whole = k == n
+                under = 0 if whole else src[-k - 1]
+                for d in onto[rank] + empty if empty else onto[rank]:
+                    top = cols[d]
+                    score = 0
+                    if whole:
+                        if not top:
+                            if pruned:
+                                self.skipped = True
+                                continue  # a whole column into an empty one only renames it
+                            score -= 200
+                        else:
+                            score += 40
+                    elif under & DOWN:
+                        score += 50
+                    elif (under & RANK_MASK) == rank + 1:
+                        if (under & SUIT_MASK) == (moved & SUIT_MASK):
+                            if pruned:
+                                self.skipped = True
+                                continue  # breaks a same-suit run
+                            score -= 60
+                        else:
+                            if pruned and top and (top[-1] & SUIT_MASK) != (moved & SUIT_MASK):
+                                self.skipped = True
+                                continue  # from one other-suit card to another
+                            if not same_suit:
+                                score -= 20  # breaks a movable (relaxed) run
+                    if top:
+                        if (top[-1] & SUIT_MASK) == (moved & SUIT_MASK):
+                            score += 30 + k
+                        else:
+                            score += 5
                     else:
-                        if pruned and dst and (dst[-1] & SUIT_MASK) != (moved & SUIT_MASK):
-                            self.skipped = True
-                            continue  # from one other-suit card to another
-                        if not same_suit:
-                            score -= 20  # breaks a movable (relaxed) run
-            if dst:
-                if (dst[-1] & SUIT_MASK) == (moved & SUIT_MASK):
-                    score += 30 + k
-                else:
-                    score += 5
-            else:
-                if pruned:
-                    if first_empty is None:
-                        first_empty = d
-                    elif d != first_empty:
-                        self.skipped = True
-                        continue  # one empty column stands for all
-                score -= 30
-            scored.append((-score, n, move))
-        scored.sort()
-        return [((move,), rules.apply(state, move)) for _, _, move in scored]
+                        if pruned:
+                            if first_empty < 0:
+                                first_empty = d
+                            elif d != first_empty:
+                                self.skipped = True
+                                continue  # one empty column stands for all
+                        score -= 30
+                    scored.append((score, -s, -k, -d))
+                if whole or under & DOWN or (under & RANK_MASK) != rank + 1 or (
+                        same_suit and (under & SUIT_MASK) != (moved & SUIT_MASK)):
+                    break  # the movable group ends here
+        scored.sort(reverse=not self._weights.promising_first)
+        out: list[tuple[tuple[Move, ...], Node]] = []
+        runs = self._runs
+        if stock >= COLUMNS and not empty:
+            new = list(cols)
+            deck = self._stock
+            gone = cleared
+            for i in range(COLUMNS):
+                col = new[i] = cols[i] + _BYTE[deck[stock - 1 - i] & _UP]
+                if col[-KING:] in runs:
+                    new[i] = _flip(col[:-KING])
+                    gone += 1
+            out.append(((DEAL,), (tuple(new), stock - COLUMNS, gone)))
+        for _, s, k, d in scored:
+            s, k, d = -s, -k, -d
+            new = list(cols)
+            src = cols[s]
+            new[s] = _flip(src[:-k])
+            col = new[d] = cols[d] + src[-k:]
+            gone = cleared
+            if col[-KING:] in runs:
+                new[d] = _flip(col[:-KING])
+                gone += 1
+            out.append(((_MOVES[s, d, k],), (tuple(new), stock, gone)))
+        return out
 
 
-def _column_score(pile: tuple[int, ...]) -> int:
-    """W_DOWN per face-down card; per face-up card: 0 on its same-suit successor, W_SEQ on a
-    successor of another suit, W_BREAK otherwise; -W_EMPTY for an empty column."""
-    if not pile:
-        return -W_EMPTY
-    total = 0
-    below = None
-    for card in pile:
+def _flip(col: bytes) -> bytes:
+    """``col`` with its top card face up."""
+    if col and col[-1] & DOWN:
+        return col[:-1] + _BYTE[col[-1] & _UP]
+    return col
+
+
+def _packed(col: bytes, w: Weights) -> int:
+    """A column's score without its face-down cards, plus :data:`_OFFSET`, and the number
+    of its face-down cards shifted left 16 bits: one sum over the columns adds up both."""
+    if not col:
+        return _OFFSET - w.empty
+    total = _OFFSET
+    downs = 0
+    below = 0
+    for card in col:
         if card & DOWN:
-            total += W_DOWN
-        elif below is None or below & DOWN or (below & RANK_MASK) != (card & RANK_MASK) + 1:
-            total += W_BREAK
+            downs += 1
+        elif not below or below & DOWN or (below & RANK_MASK) != (card & RANK_MASK) + 1:
+            total += w.loose
         elif (below & SUIT_MASK) != (card & SUIT_MASK):
-            total += W_SEQ
+            total += w.other_suit
         below = card
-    return total
+    return total + (downs << 16)
 
 
 def space(rules: SpiderRules) -> SpiderSpace:
