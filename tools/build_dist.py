@@ -5,8 +5,10 @@
 It copies exactly the files the service worker precaches (tools/precache.py: the page,
 manifest, icons, pyscript.toml, engine/ and web/ sources, the vendored PyScript and
 Pyodide files) and writes service-worker.js with the precache list and the content-hash
-cache name baked in. Nothing else goes in (no tests, tools or node_modules). The folder
-works from any path on a host (every URL in the app is relative); the host must serve
+cache name baked in, plus Pyodide's plain standard library (the page's fallback when the
+precompiled one cannot be downloaded; not precached). Nothing else goes in (no tests,
+tools or node_modules). The folder works from any path on a host (every URL in the app
+is relative); the host must serve
 .wasm as application/wasm and .mjs as JavaScript, which common hosts do.
 """
 
@@ -38,6 +40,11 @@ def build(out: Path, root: Path = ROOT) -> dict:
         target = out / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(root / rel, target)
+    # The plain standard library is not precached but stays reachable: the page falls back
+    # to it when the compiled one fails to download twice.
+    plain = root / precache.PLAIN_STDLIB
+    if plain.exists() and not (out / precache.PLAIN_STDLIB).exists():
+        shutil.copy2(plain, out / precache.PLAIN_STDLIB)
     (out / precache.TEMPLATE).write_bytes(precache.render_service_worker(root))
     return info
 
