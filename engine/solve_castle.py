@@ -17,6 +17,15 @@ again, following the foundations up as far as they could ever go (a win empties 
 row). It runs when a position is expanded, not for every child made (most children are
 positions met before), so a dead position costs one expansion.
 
+The card just moved is not moved again, when the step that moved it was a plain move
+from row to row (no foundation move with it). Proof sketch: from its new place it can go
+onto the same row ends as from its old one (only its old row and its new one changed,
+and going back to its old row restores the previous position), to its foundation, or to
+an empty row that was empty before too (a card alone in its row is never moved to an
+empty row); so each such child is the previous position or one of that position's
+children, which the search has met already. Only duplicates are skipped: the positions
+the search expands are the same, found with less work.
+
 The search is best-first on a score that adds the number of steps from the root to an
 estimate of the work left: without that term the search dives into one corner of the
 positions and can spend hundreds of thousands of positions on it; with it, a long
@@ -36,7 +45,7 @@ from .state import State
 # foundation holds, the steps from the root and the rows' share of the score (kept so a
 # child's share is found from the two rows a move changes). Compact, quick to hash and
 # to sort; moves still name real piles.
-Node = tuple[tuple[bytes, ...], tuple[int, ...], int, int]
+Node = tuple[tuple[bytes, ...], tuple[int, ...], int, int, int]
 _SEP = b"\xff"
 _BYTE = [bytes((i,)) for i in range(128)]
 _WON = (13, 13, 13, 13)
@@ -65,7 +74,7 @@ class CastleSpace(Space):
         rows = [bytes(p) for p in state.piles[:ROWS]]
         heights = [len(p) for p in state.piles[F0:F0 + 4]]
         moves = _settle(rows, heights, self._to_foundation)
-        return tuple(moves), (tuple(rows), tuple(heights), 0, self._rows_score(rows))
+        return tuple(moves), (tuple(rows), tuple(heights), 0, self._rows_score(rows), -1)
 
     def key(self, node: Node) -> bytes:  # type: ignore[override]
         """The rows, sorted."""
@@ -78,7 +87,7 @@ class CastleSpace(Space):
     def score(self, node: Node) -> int:  # type: ignore[override]
         """Cards still in rows, cards above a lower card of their row, cards above the card a
         foundation takes next, steps from the root; empty rows help."""
-        rows, heights, steps, total = node
+        rows, heights, steps, total, _ = node
         total += self._weights[5] * steps
         need = self._weights[4]
         if need:  # how deep the cards the foundations take next lie
@@ -106,18 +115,23 @@ class CastleSpace(Space):
     def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:  # type: ignore[override]
         """Foundation moves, then moves onto a card one rank higher, then into one empty row
         (most promising last); none from a position where no row can ever be emptied again."""
-        rows, heights, steps, rows_score = node
+        rows, heights, steps, rows_score, moved = node
         if stuck(rows, heights):
             return []  # no row can ever be emptied again
         steps += 1
         memo = self._row_scores
-        tops = [row[-1] & 15 if row else 0 for row in rows]
+        onto: list[list[int]] = [[] for _ in range(15)]  # rank -> rows ending in it
+        empty = None
+        for d, row in enumerate(rows):
+            if row:
+                onto[row[-1] & 15].append(d)
+            elif empty is None:
+                empty = d
         low = min(heights)
-        empty = next((d for d in range(ROWS) if not rows[d]), None)
         scored: list[tuple[int, int, int]] = []  # (-score, src, dst); dst >= ROWS: foundation
         for s in range(ROWS):
             row = rows[s]
-            if not row:
+            if not row or s == moved:
                 continue
             card = row[-1]
             rank = card & 15
@@ -131,9 +145,8 @@ class CastleSpace(Space):
                 uncover = 20
             if heights[suit] == rank - 1:
                 scored.append((-100 - uncover, s, ROWS + suit))
-            for d in range(ROWS):
-                if d != s and tops[d] == rank + 1:
-                    scored.append((-(10 + uncover), s, d))
+            for d in onto[rank + 1]:
+                scored.append((-(10 + uncover), s, d))
             if empty is not None and left:
                 scored.append((-(uncover - 15), s, empty))
         # the most promising last: among equal scores the search takes the newest first
@@ -173,7 +186,8 @@ class CastleSpace(Space):
                 if b is None:
                     b = memo[grow] = _row_score(grow, weights)
                 value = rows_score - memo[rows[s]] - memo[rows[d]] + a + b
-            out.append(((first, *auto) if auto else (first,), (tuple(new), after, steps, value)))
+            out.append(((first, *auto) if auto else (first,),
+                        (tuple(new), after, steps, value, -1 if auto or d >= ROWS else d)))
         return out
 
 

@@ -186,3 +186,36 @@ def test_answers_agree_with_brute_force_on_small_random_positions() -> None:
         outcomes.append(expected)
     assert len(outcomes) >= 30
     assert any(outcomes) and not all(outcomes), "wins and losses are both checked"
+
+
+# --- the card just moved is not moved again ------------------------------------------
+
+
+def test_moving_the_card_just_moved_again_only_reaches_positions_met_already() -> None:
+    """After a plain move (no foundation move with it), the solver never moves the same
+    card again: wherever it could go from its new place (03: onto a row end one rank
+    higher, to an empty row, to its foundation) it could have gone from its old one, so
+    every such position is the previous one or one of its other children. Checked on
+    random positions by generating those moves anyway and comparing keys."""
+    rng = random.Random("castle-moved")
+    checked = 0
+    for _ in range(60):
+        game = blocked_position(rng, (14, 30))
+        space = solve_castle.space(game.rules)
+        _, root = space.settle(game.state)
+        if solve_castle.stuck(root[0], root[1]):
+            continue
+        kids = space.children(root)
+        met = {space.key(root)} | {space.key(child) for _, child in kids}
+        for macro, child in kids:
+            moved = child[4]
+            if moved < 0:
+                continue
+            assert len(macro) == 1
+            # the same position, but as if the card had not just been moved
+            again = [c for m, c in space.children(child[:4] + (-1,))
+                     if m[0].src == f"t{moved}"]
+            for position in again:
+                assert space.key(position) in met, game.position()
+                checked += 1
+    assert checked >= 50
