@@ -111,8 +111,11 @@ _MACROS: dict[tuple[int, int, int], tuple[Move, ...]] = {}  # at most 25 ** 3 en
 def take_from_talon(piles: list[Pile], cards: tuple[int, ...], j: int) -> int:
     """Leave the talon as after playing card ``j`` from the waste; return that card."""
     piles[WASTE] = cards[:j]
-    piles[STOCK] = tuple(c | DOWN for c in reversed(cards[j + 1:]))
+    piles[STOCK] = tuple(bytes(cards[:j:-1]).translate(_FACE_DOWN))
     return cards[j]
+
+
+_FACE_DOWN = bytes(i | DOWN for i in range(128)) + bytes(128)  # a translation table
 
 
 class KlondikeSpace(Space):
@@ -268,9 +271,9 @@ class KlondikeSpace(Space):
                 add(60 + _reveals(column, 1), (Move(ids[s], ids[F0 + suit]),), new, -1)
             for k in range(1, run + 1):
                 card = column[-k]
-                targets = list(fits.get(card, ()))
+                targets = fits.get(card, ())
                 if card & RANK_MASK == KING and empty is not None and k < n:
-                    targets.append(empty)  # one empty column stands for all
+                    targets = [*targets, empty]  # one empty column stands for all
                 if not targets:
                     continue
                 if only_skipped and k >= run:
