@@ -502,8 +502,9 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
       onto a card of one rank higher and the other colour that can lie exposed, or, as a
       King, into a column that can be emptied (a column whose bottom card, not a King,
       can leave);
-    - a talon card, or a foundation card on top or with the card on it exposed, can lie
-      exposed in a column if it has such a place;
+    - a talon card can lie exposed in a column if it has such a place, and so can a
+      foundation card on top of its foundation, or one whose card above can lie exposed
+      (a foundation's cards come off from the top, each to a place in a column);
     - a card can reach its foundation if the card below it in its suit can and it lies
       in the talon or on a foundation, or is uncovered.
 
