@@ -349,7 +349,7 @@ def test_trash_empties_big_containers_in_slices():
 
 
 def test_a_search_keeps_the_tables_the_solver_lets_go_for_the_trash():
-    game = engine.new_game("beleaguered-castle", 1)  # won after a thousand positions or so
+    game = engine.new_game("beleaguered-castle", 12)  # won after a thousand positions or so
     search = solving.Search(game, 5000)
     while search.step(10) is None:
         pass
