@@ -55,9 +55,9 @@ STOP_PROBE_JS = """() => {
 }"""
 LOST_SHOWN_JS = "() => !document.getElementById('lost').hidden"
 
-# Beleaguered Castle deal 21: won by the solver in a few hundred positions; after t1-t7
+# Beleaguered Castle deal 202: won by the solver in a few hundred positions; after t3-t4
 # (which is what the heuristic hint suggests) the solver proves it lost at once.
-CASTLE_DEAL, LOSING_MOVE = 21, Move("t1", "t7")
+CASTLE_DEAL, LOSING_MOVE = 202, Move("t3", "t4")
 # Deals the solver cannot settle within a hint's budget: the search uses all of it. (One
 # per test: the page remembers what it found about a position, even across new games.)
 HARD, HARD_TOO, HARD_THREE, HARD_FOUR, HARD_FIVE = [("spider-4", n) for n in (1, 2, 3, 5, 6)]
