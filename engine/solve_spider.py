@@ -79,7 +79,7 @@ WEIGHTS = {
     (1, True): Weights(6, 3, 3, 6, 3, 0, promising_first=False),
     (2, False): Weights(6, 3, 3, 6, 2, 0, promising_first=False),
     (2, True): Weights(6, 3, 3, 6, 2, 0, promising_first=False),
-    (4, False): Weights(6, 3, 4, 6, 0, 150),  # a mixed join blocks a group: worse than loose
+    (4, False): Weights(6, 3, 3, 6, 0, 150),
     (4, True): Weights(6, 3, 3, 6, 0, 50),
 }
 
