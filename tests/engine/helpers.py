@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import HealthCheck, settings
@@ -20,6 +21,7 @@ import engine
 from engine.cards import DOWN, RANKS, card_text
 from engine.game import Game
 from engine.moves import Move
+from engine.state import State
 
 _COMMON: dict[str, Any] = {
     "deadline": None,  # playouts vary in length; time is bounded by max_examples instead
@@ -207,3 +209,52 @@ def spider_apply(piles: dict[str, list[str]], move: Move) -> dict[str, list[str]
     dst.extend(group)
     _spider_clear(out, move.dst)
     return out
+
+
+# --- brute force over the real rules (the solver tests' referee) ---------------------------
+
+
+def reachable(game: Game, goal: Callable[[State], bool], limit: int = 50_000) -> bool | None:
+    """Whether a state meeting ``goal`` is reachable from ``game``'s position with every
+    legal move of the real rules, over exact states -- except that states whose tableau
+    columns are the same up to order count as one (the rules treat every column alike;
+    Spider's only once the stock is out). None when there are more than ``limit`` states."""
+    rules, start = game.rules, game.state
+    columns = sum(1 for pid in rules.pile_ids if pid.startswith("t"))
+    spider = rules.variant.startswith("spider")
+
+    def key(state: State) -> tuple[object, ...]:
+        piles = state.piles
+        if spider and piles[-1]:
+            return tuple(piles), state.passes
+        return tuple(sorted(piles[:columns])), piles[columns:], state.passes
+
+    seen = {key(start)}
+    stack = [start]
+    while stack:
+        state = stack.pop()
+        if goal(state):
+            return True
+        # plays to a foundation last onto the stack, so first off it: wins come quickly
+        for move in sorted(rules.moves(state), key=lambda m: m.dst.startswith("f")):
+            after = rules.apply(state, move)
+            k = key(after)
+            if k not in seen:
+                seen.add(k)
+                stack.append(after)
+        if len(seen) > limit:
+            return None
+    return False
+
+
+def brute_force(game: Game, limit: int = 50_000) -> bool | None:
+    """Whether a win is reachable with the real rules (see :func:`reachable`)."""
+    return reachable(game, game.rules.is_won, limit)
+
+
+def replays_to_win(game: Game, moves: list[Move]) -> bool:
+    """True when ``moves`` play legally from ``game``'s position (on a copy) to a win."""
+    check = game.copy()
+    for move in moves:
+        check.play(move)
+    return check.status == "won"

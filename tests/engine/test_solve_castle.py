@@ -10,13 +10,12 @@ positions against the same brute force.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import engine
 from engine import solve_castle
 from engine.cards import KING, card_text, make_card
 from engine.game import Game
-from engine.state import State
+from tests.engine.helpers import reachable, replays_to_win
 
 ROWS = 8
 
@@ -30,31 +29,6 @@ def castle(rows: list[str], foundations: list[str]) -> Game:
         suit = "SHDC".index(top[1])
         piles[f"f{suit}"] = [r + top[1] for r in ranks[: ranks.index(top[0]) + 1]]
     return engine.from_position("beleaguered-castle", piles)
-
-
-def reachable(game: Game, goal: Callable[[State], bool], limit: int = 60_000) -> bool | None:
-    """Whether a state meeting ``goal`` is reachable with the real rules (every legal
-    move; states equal up to the order of the rows count once); None past ``limit``."""
-    rules = game.rules
-
-    def key(state: State) -> tuple[object, ...]:
-        return tuple(sorted(state.piles[:ROWS])), state.piles[ROWS:]
-
-    seen = {key(game.state)}
-    stack = [game.state]
-    while stack:
-        state = stack.pop()
-        if goal(state):
-            return True
-        for move in rules.moves(state):
-            after = rules.apply(state, move)
-            k = key(after)
-            if k not in seen:
-                seen.add(k)
-                stack.append(after)
-        if len(seen) > limit:
-            return None
-    return False
 
 
 def winnable(game: Game, limit: int = 60_000) -> bool | None:
@@ -71,13 +45,6 @@ def node_of(game: Game) -> tuple[tuple[bytes, ...], tuple[int, ...]]:
     """The rows and foundation heights of ``game``, as ``solve_castle.stuck`` takes them."""
     piles = game.state.piles
     return tuple(bytes(p) for p in piles[:ROWS]), tuple(len(p) for p in piles[ROWS:])
-
-
-def replays_to_win(game: Game, moves: list[engine.Move]) -> bool:
-    check = game.copy()
-    for move in moves:
-        check.play(move)
-    return check.status == "won"
 
 
 # --- the dead-position test ------------------------------------------------------------

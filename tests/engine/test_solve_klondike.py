@@ -23,38 +23,13 @@ from engine.klondike import COLUMNS, F0, STOCK, WASTE
 from engine.solve_klondike import KlondikeSpace, dead
 from engine.solver import Solver
 from engine.state import State
+from tests.engine.helpers import reachable as _reachable
+from tests.engine.helpers import replays_to_win
 
 
 def brute_force(game: Game, limit: int = 100_000) -> bool | None:
-    """Whether the real rules reach a win: every legal move over exact states (columns
-    in any order count once); None past ``limit`` states."""
-    rules = game.rules
-
-    def key(state: State) -> tuple[object, ...]:
-        return tuple(sorted(state.piles[:COLUMNS])), state.piles[COLUMNS:]
-
-    seen = {key(game.state)}
-    stack = [game.state]
-    while stack:
-        state = stack.pop()
-        if rules.is_won(state):
-            return True
-        for move in sorted(rules.moves(state), key=lambda m: m.dst.startswith("f")):
-            after = rules.apply(state, move)
-            k = key(after)
-            if k not in seen:
-                seen.add(k)
-                stack.append(after)
-        if len(seen) > limit:
-            return None
-    return False
-
-
-def replays_to_win(game: Game, moves: list[engine.Move]) -> bool:
-    check = game.copy()
-    for move in moves:
-        check.play(move)
-    return check.status == "won"
+    """Whether the real rules reach a win (columns in any order count once)."""
+    return _reachable(game, game.rules.is_won, limit)
 
 
 def suit_run(suit: int, low: int, high: int) -> list[str]:

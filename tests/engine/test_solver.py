@@ -27,49 +27,9 @@ from engine.cards import DOWN, KING, RANKS, SUITS, card_text, make_card
 from engine.doublets import doubled
 from engine.game import Game
 from engine.solver import Solver, winnable_deals, winnable_path
+from tests.engine.helpers import brute_force, replays_to_win
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def replays_to_win(game: Game, moves: list[engine.Move]) -> bool:
-    """Play ``moves`` on a copy of ``game`` with the real rules; True if that wins."""
-    check = game.copy()
-    for move in moves:
-        check.play(move)  # raises IllegalMove if the rules refuse it
-    return check.status == "won"
-
-
-def brute_force(game: Game, limit: int = 50_000) -> bool | None:
-    """Whether a win is reachable: every legal move of the real rules over exact states,
-    except that states whose tableau columns are the same up to order count as one (the
-    rules treat every column alike; Spider's only once the stock is out). None when there
-    are more than ``limit`` states."""
-    rules, start = game.rules, game.state
-    columns = sum(1 for pid in rules.pile_ids if pid.startswith("t"))
-    spider = rules.variant.startswith("spider")
-
-    def key(state: engine.game.State) -> tuple[object, ...]:
-        piles = state.piles
-        if spider and piles[-1]:
-            return tuple(piles), state.passes
-        return tuple(sorted(piles[:columns])), piles[columns:], state.passes
-
-    seen = {key(start)}
-    stack = [start]
-    while stack:
-        state = stack.pop()
-        if rules.is_won(state):
-            return True
-        # plays to a foundation last onto the stack, so first off it: wins come quickly
-        for move in sorted(rules.moves(state), key=lambda m: m.dst.startswith("f")):
-            after = rules.apply(state, move)
-            k = key(after)
-            if k not in seen:
-                seen.add(k)
-                stack.append(after)
-        if len(seen) > limit:
-            return None
-    return False
 
 
 def text(rank: int, suit: int, down: bool = False) -> str:
