@@ -258,3 +258,16 @@ def replays_to_win(game: Game, moves: list[Move]) -> bool:
     for move in moves:
         check.play(move)
     return check.status == "won"
+
+
+def check_against_brute_force(game: Game, limit: int = 50_000) -> bool | None:
+    """Solve ``game`` and assert the answer is the brute force's (wins replayed); return
+    whether it is winnable, or None (nothing checked) past ``limit`` brute-force states."""
+    expected = brute_force(game, limit)
+    if expected is None:
+        return None
+    answer = engine.solve(game, budget_ms=20_000)
+    assert answer.result == ("won" if expected else "lost"), game.position()
+    if expected:
+        assert replays_to_win(game, answer.moves)
+    return expected
