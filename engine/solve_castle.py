@@ -37,9 +37,11 @@ a "lost".
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from .castle import F0, ROWS, CastleRules
 from .moves import Move
-from .solve_space import Space
+from .solve_space import Macro, Space
 from .state import State
 
 # A position, inside the search: the rows (as bytes, in pile order), how many cards each
@@ -51,8 +53,10 @@ _SEP = b"\xff"
 _BYTE = [bytes((i,)) for i in range(128)]
 _WON = (13, 13, 13, 13)
 # score weights: empty row, card, card above a lower one, loose card, depth of the cards
-# the foundations take next, step from the root
-WEIGHTS = (4, 2, 3, 1, 1, 2)
+# the foundations take next
+WEIGHTS = (4, 2, 3, 1, 1)
+# weight of a step from the root, one per ordering the search takes turns between
+STEP_WEIGHTS = (2, 1)
 
 
 class CastleSpace(Space):
@@ -61,21 +65,26 @@ class CastleSpace(Space):
     rules: CastleRules
     best_first = True
 
-    def __init__(self, rules: CastleRules, weights: tuple[int, ...] = WEIGHTS) -> None:
+    def __init__(self, rules: CastleRules, weights: tuple[int, ...] = WEIGHTS,
+                 step_weights: tuple[int, ...] = STEP_WEIGHTS) -> None:
         super().__init__(rules)
         self._weights = weights
+        self._steps = step_weights
+        self.queues = len(step_weights)
         self._row_scores: dict[bytes, int] = {}
         ids = rules.pile_ids
         self._to_foundation = {(s, f): Move(ids[s], ids[F0 + f]) for s in range(ROWS)
                                for f in range(4)}
-        self._row_moves = {(s, d): Move(ids[s], ids[d]) for s in range(ROWS) for d in range(ROWS)}
+        self._row_moves = {s << 4 | d: Move(ids[s], ids[d])  # by src << 4 | dst
+                           for s in range(ROWS) for d in range(ROWS)}
+        self._nexts: dict[tuple[int, ...], bytes] = {}
 
     def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:  # type: ignore[override]
         """The search's root: ``state`` as a :data:`Node`, after every safe foundation move."""
         rows = [bytes(p) for p in state.piles[:ROWS]]
         heights = [len(p) for p in state.piles[F0:F0 + 4]]
         moves = _settle(rows, heights, self._to_foundation)
-        return tuple(moves), (tuple(rows), tuple(heights), 0, self._rows_score(rows), -1)
+        return tuple(moves), (tuple(rows), tuple(heights), 0, self._static(rows, heights), -1)
 
     def key(self, node: Node) -> bytes:  # type: ignore[override]
         """The rows, sorted."""
@@ -87,11 +96,24 @@ class CastleSpace(Space):
 
     def score(self, node: Node) -> int:  # type: ignore[override]
         """Cards still in rows, cards above a lower card of their row, cards above the card a
-        foundation takes next, steps from the root; empty rows help."""
-        rows, heights, steps, total, _ = node
-        total += self._weights[5] * steps
+        foundation takes next, steps from the root (weighed by ordering); empty rows help."""
+        return node[3] + self._steps[self.queue] * node[2]
+
+    def expand(self, node: Node, key: Hashable,  # type: ignore[override]
+               parent: dict[Hashable, tuple[Hashable, Macro] | None]
+               ) -> tuple[list[tuple[int, Hashable, Node]], Hashable | None]:
+        """:meth:`Space.expand`, with the key, the win test and the score made inline (a
+        child met before is dropped before its score is worked out)."""
+        fresh: list = []
+        return fresh, self._grow(node, key, parent, fresh)
+
+    def _static(self, rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...] | list[int]
+                ) -> int:
+        """The score without the steps: the rows' share and how deep the cards the
+        foundations take next lie."""
+        total = self._rows_score(rows)
         need = self._weights[4]
-        if need:  # how deep the cards the foundations take next lie
+        if need:
             for suit, height in enumerate(heights):
                 if height < 13:
                     card = suit << 4 | (height + 1)
@@ -116,80 +138,121 @@ class CastleSpace(Space):
     def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:  # type: ignore[override]
         """Foundation moves, then moves onto a card one rank higher, then into one empty row
         (most promising last); none from a position where no row can ever be emptied again."""
-        rows, heights, steps, rows_score, moved = node
+        out: list = []
+        self._grow(node, None, None, out)
+        return out
+
+    def _grow(self, node: Node, key: Hashable, parent: dict | None, out: list) -> Hashable | None:
+        """The children of ``node`` (see :meth:`children`) into ``out``: every one as
+        ``(macro, child)`` when ``parent`` is None; else only those whose key is not in
+        ``parent`` yet, as ``(score, key, child)`` and linked there to ``key``, stopping at a
+        won child (its key is returned)."""
+        rows, heights, steps, static, moved = node
         if stuck(rows, heights):
-            return []  # no row can ever be emptied again
+            return None  # no row can ever be emptied again
         steps += 1
         memo = self._row_scores
+        weights = self._weights
+        need = weights[4]
+        nexts = self._nexts.get(heights)  # the cards the foundations take next
+        if nexts is None:
+            nexts = self._nexts[heights] = bytes(
+                suit << 4 | (height + 1) for suit, height in enumerate(heights) if height < 13)
+        waiting = [0] * ROWS  # how many of them each row holds
+        if need:
+            for card in nexts:
+                for r in range(ROWS):
+                    if card in rows[r]:
+                        waiting[r] += 1
+                        break
         onto: list[list[int]] = [[] for _ in range(15)]  # rank -> rows ending in it
-        empty = None
-        for d, row in enumerate(rows):
+        empty = -1
+        for d in range(ROWS):
+            row = rows[d]
             if row:
                 onto[row[-1] & 15].append(d)
-            elif empty is None:
+            elif empty < 0:
                 empty = d
-        low = min(heights)
-        scored: list[tuple[int, int, int]] = []  # (-score, src, dst); dst >= ROWS: foundation
+        # moves as one number each, (200 - how promising) << 8 | src << 4 | dst, dst >= ROWS
+        # for a foundation
+        scored: list[int] = []
         for s in range(ROWS):
             row = rows[s]
             if not row or s == moved:
                 continue
             card = row[-1]
-            rank = card & 15
-            suit = (card >> 4) & 3
-            left = len(row) - 1
             # what the move uncovers: a card its foundation takes next is worth most
-            if left:
-                under = row[-2]
-                uncover = 30 if heights[(under >> 4) & 3] == (under & 15) - 1 else 0
+            if len(row) > 1:
+                uncover = 30 if row[-2] in nexts else 0
+                if empty >= 0:
+                    scored.append((215 - uncover) << 8 | s << 4 | empty)
             else:
                 uncover = 20
-            if heights[suit] == rank - 1:
-                scored.append((-100 - uncover, s, ROWS + suit))
-            for d in onto[rank + 1]:
-                scored.append((-(10 + uncover), s, d))
-            if empty is not None and left:
-                scored.append((-(uncover - 15), s, empty))
+            if card in nexts:
+                scored.append((100 - uncover) << 8 | s << 4 | (ROWS + (card >> 4)))
+            for d in onto[(card & 15) + 1]:
+                scored.append((190 - uncover) << 8 | s << 4 | d)
         # the most promising last: among equal scores the search takes the newest first
         scored.sort(reverse=True)
-        out: list[tuple[tuple[Move, ...], Node]] = []
         to_foundation, row_moves = self._to_foundation, self._row_moves
-        weights = self._weights
-        for _, s, d in scored:
+        join = _SEP.join
+        step = self._steps[self.queue] * steps
+        low2 = min(heights) + 2
+        for code in scored:
+            s = code >> 4 & 15
+            d = code & 15
             new = list(rows)
-            card = rows[s][-1]
-            row = new[s] = rows[s][:-1]
+            src = rows[s]
+            card = src[-1]
+            row = new[s] = src[:-1]
             if d >= ROWS:
                 grown = list(heights)
                 grown[d - ROWS] += 1
-                first = to_foundation[(s, d - ROWS)]
                 auto = _settle(new, grown, to_foundation)
                 after = tuple(grown)
+                plain = False
             else:
                 grow = new[d] = rows[d] + _BYTE[card]
-                first = row_moves[(s, d)]
-                after = heights
                 # only the uncovered card can have become safe
-                under = row[-1] if row else 0
-                rank = under & 15
-                auto = []
-                if under and rank <= low + 2 and heights[(under >> 4) & 3] == rank - 1:
+                if row and (row[-1] & 15) <= low2 and row[-1] in nexts:
                     grown = list(heights)
                     auto = _settle(new, grown, to_foundation)
                     after = tuple(grown)
-            if auto or d >= ROWS:
-                value = self._rows_score(new)
-            else:  # two rows changed
+                    plain = False
+                else:
+                    after = heights
+                    plain = True
+            if parent is not None:
+                ckey = join(sorted(new))
+                if ckey in parent:
+                    continue
+            if plain:
+                macro = (row_moves[code & 255],)
+            else:
+                first = to_foundation[(s, d - ROWS)] if d >= ROWS else row_moves[code & 255]
+                macro = (first, *auto)
+            if parent is not None:
+                parent[ckey] = (key, macro)
+                if after == _WON:
+                    return ckey
+            if plain:  # two rows changed; the cards waiting in them sit one deeper, one higher
                 a = memo.get(row)
                 if a is None:
                     a = memo[row] = _row_score(row, weights)
                 b = memo.get(grow)
                 if b is None:
                     b = memo[grow] = _row_score(grow, weights)
-                value = rows_score - memo[rows[s]] - memo[rows[d]] + a + b
-            out.append(((first, *auto) if auto else (first,),
-                        (tuple(new), after, steps, value, -1 if auto or d >= ROWS else d)))
-        return out
+                value = (static - memo[src] - memo[rows[d]] + a + b
+                         + need * (waiting[d] - waiting[s] + (card in nexts)))
+                child = (tuple(new), after, steps, value, d)
+            else:
+                value = self._static(new, after)
+                child = (tuple(new), after, steps, value, -1)
+            if parent is None:
+                out.append((macro, child))
+            else:
+                out.append((value + step, ckey, child))
+        return None
 
 
 def _row_score(row: bytes, weights: tuple[int, ...]) -> int:

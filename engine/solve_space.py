@@ -35,6 +35,9 @@ class Space:
     """The default search space: every legal move is a step, the state is its own key."""
 
     best_first = False  # True: search the best-scoring state first (``score``), else depth-first
+    queues = 1  # how many orderings best-first takes turns between (see Solver)
+    turns: tuple[int, ...] = ()  # the orderings' turns, in order (empty: one each in turn)
+    queue = 0  # set by the solver: the ordering ``score`` and ``expand`` score for
     can_prune = False  # True: a first pass with ``pruned`` set may skip moves on a guess
     pruned = False  # set by the solver during that first pass (which cannot prove a loss)
     skipped = False  # set by ``children`` when the pruned pass left out a move of that state
@@ -66,8 +69,27 @@ class Space:
         scored.sort(key=lambda item: item[:2])
         return [(macro, after) for _, _, macro, after in scored]
 
+    def expand(self, state: State, key: Hashable,
+               parent: dict[Hashable, tuple[Hashable, Macro] | None]
+               ) -> tuple[list[tuple[int, Hashable, State]], Hashable | None]:
+        """Best-first's step: the children of ``state`` (whose key is ``key``) not in
+        ``parent`` yet, linked there to ``key`` by their macro, as ``(score, key, child)``
+        in :meth:`children`'s order; and the key of a won child, where one is met (the
+        children after it are left out). A space may do this in one go, faster."""
+        fresh = []
+        for macro, child in self.children(state):
+            ckey = self.key(child)
+            if ckey in parent:
+                continue
+            parent[ckey] = (key, macro)
+            if self.is_won(child):
+                return fresh, ckey
+            fresh.append((self.score(child), ckey, child))
+        return fresh, None
+
     def score(self, state: State) -> int:
-        """For best-first search: how far ``state`` looks from a win (lower is better)."""
+        """For best-first search: how far ``state`` looks from a win (lower is better),
+        by ordering :attr:`queue` where the space has several."""
         return 0
 
     def gain(self, before: State, after: State) -> int:

@@ -38,6 +38,7 @@ made by ``python -m engine winnable VARIANT --count N``.
 
 from __future__ import annotations
 
+import gc
 import heapq
 import importlib
 import time
@@ -121,9 +122,14 @@ class _Search:
         self._path: list[Macro] = [self._root_auto]
         self._stack = [_Frame(root)]
         self._seen: set[Hashable] = {root_key}
-        # best-first: frontier heap of (score, -order, key, state); parent link of each key
-        self._heap: list[tuple[int, int, Hashable, State]] = [(0, 0, root_key, root)]
+        # best-first: a frontier heap of (score, -order, key, state) per ordering the space
+        # has (Space.queues); parent link of each key; the keys expanded already (with
+        # several orderings the root's children sit in every heap)
+        self._heaps: list[list[tuple[int, int, Hashable, State]]] = [
+            [(0, 0, root_key, root)] for _ in range(self.space.queues)]
         self._parent: dict[Hashable, tuple[Hashable, Macro] | None] = {root_key: None}
+        self._done: set[Hashable] = set()
+        self._turn = 0
         self._order = 0
         self._partial: list[tuple[Hashable, State]] = []  # expanded in part by a pruned pass
 
@@ -133,8 +139,8 @@ class _Search:
         self._drop()
 
     def _drop(self) -> None:
-        self._stack, self._heap, self._seen, self._parent = [], [], set(), {}
-        self._partial = []
+        self._stack, self._heaps, self._seen, self._parent = [], [], set(), {}
+        self._partial, self._done = [], set()
 
     def run(self, deadline: float, quota: int) -> int:
         """Expand up to ``quota`` states before ``deadline``; the number expanded."""
@@ -161,41 +167,75 @@ class _Search:
         if not space.best_first:
             self._reset()
             return
-        self._heap = [(space.score(state), -n, key, state)
-                      for n, (key, state) in enumerate(self._partial)]
-        heapq.heapify(self._heap)
+        self._heaps = []
+        for queue in range(space.queues):
+            space.queue = queue
+            heap = [(space.score(state), -n, key, state)
+                    for n, (key, state) in enumerate(self._partial)]
+            heapq.heapify(heap)
+            self._heaps.append(heap)
+        self._done.difference_update(key for key, _ in self._partial)
         self._order = len(self._partial)
         self._partial = []
 
     def _best_first(self, deadline: float, until: int) -> bool:
-        """Best-first; True when the pass ran out of states."""
-        space, heap, parent = self.space, self._heap, self._parent
+        """Best-first; True when the pass ran out of states.
+
+        With several orderings (:attr:`Space.queues`) they take turns
+        (:attr:`Space.turns`): a turn expands the best state of one ordering's heap, and
+        the new states it reaches join that heap only (the root's children join every
+        heap). So each ordering searches on from what it found itself, as if alone, while
+        the table of states met is shared: no state is expanded twice, every state met
+        waits in some heap, and a complete pass that runs out has expanded every
+        reachable state once, as with one ordering.
+        """
+        space, heaps, parent, done = self.space, self._heaps, self._parent, self._done
+        expand, partial = space.expand, self._partial
         clock = time.perf_counter
         push, pop = heapq.heappush, heapq.heappop
-        order = self._order
+        order, nodes = self._order, self.nodes
+        queues = len(heaps)
+        turns = space.turns or tuple(range(queues))
+        heap = heaps[0]
         try:
-            while heap:
-                if self.nodes >= until or (
-                        self.nodes % _CHECK_EVERY == 0 and clock() >= deadline):
+            while True:
+                if queues > 1:  # the next ordering that still holds a state not expanded yet
+                    for _ in turns:
+                        queue = turns[self._turn]
+                        self._turn = (self._turn + 1) % len(turns)
+                        heap = heaps[queue]
+                        while heap and heap[0][2] in done:
+                            pop(heap)
+                        if heap:
+                            space.queue = queue
+                            break
+                if not heap:
+                    return True
+                if nodes >= until or (nodes % _CHECK_EVERY == 0 and clock() >= deadline):
                     return False
                 _, _, key, state = pop(heap)
-                self.nodes += 1
-                children = space.children(state)
+                nodes += 1
+                fresh, won = expand(state, key, parent)
                 if space.skipped:
-                    self._partial.append((key, state))
-                for macro, child in children:
-                    ckey = space.key(child)
-                    if ckey in parent:
+                    partial.append((key, state))
+                if won is not None:
+                    self.nodes = nodes
+                    self._won(self._line(won))
+                    return False
+                if queues > 1:
+                    done.add(key)
+                    if parent[key] is None:  # the root: its children join every ordering
+                        for queue, each in enumerate(heaps):
+                            space.queue = queue
+                            for n, (_, ckey, child) in enumerate(fresh, order + 1):
+                                push(each, (space.score(child), -n, ckey, child))
+                        order += len(fresh)
                         continue
-                    parent[ckey] = (key, macro)
-                    if space.is_won(child):
-                        self._won(self._line(ckey))
-                        return False
+                for score, ckey, child in fresh:
                     order += 1
-                    push(heap, (space.score(child), -order, ckey, child))
-            return True
+                    push(heap, (score, -order, ckey, child))
         finally:
-            self._order = order
+            self._order, self.nodes = order, nodes
 
     def _line(self, key: Hashable) -> list[Macro]:
         """The macros from the root to the state of ``key``, by the parent links."""
@@ -279,7 +319,15 @@ class Solver:
         if self.result is None:
             began = time.perf_counter()
             quota = 1 << 62 if self.max_nodes is None else self.max_nodes - self.nodes
-            self._search.run(began + ms / 1000.0, quota)
+            # The search makes no reference cycles, and the cycle collector walking its
+            # ever larger tables would cost up to a quarter of the time: off meanwhile.
+            collecting = gc.isenabled()
+            gc.disable()
+            try:
+                self._search.run(began + ms / 1000.0, quota)
+            finally:
+                if collecting:
+                    gc.enable()
             self._check()
             self.elapsed_ms += (time.perf_counter() - began) * 1000.0
         return self.result
