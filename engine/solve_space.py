@@ -22,6 +22,7 @@ have the same future up to renaming piles.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 from .cards import DOWN
 from .moves import Move
@@ -38,6 +39,7 @@ class Space:
     queues = 1  # how many orderings best-first takes turns between (see Solver)
     turns: tuple[int, ...] = ()  # the orderings' turns, in order (empty: one each in turn)
     queue = 0  # set by the solver: the ordering ``score`` and ``expand`` score for
+    links_macros = True  # False: ``expand`` links a key to its parent's key only (no macro)
     can_prune = False  # True: a first pass with ``pruned`` set may skip moves on a guess
     pruned = False  # set by the solver during that first pass (which cannot prove a loss)
     skipped = False  # set by ``children`` when the pruned pass left out a move of that state
@@ -70,7 +72,7 @@ class Space:
         return [(macro, after) for _, _, macro, after in scored]
 
     def expand(self, state: State, key: Hashable,
-               parent: dict[Hashable, tuple[Hashable, Macro] | None]
+               parent: dict[Hashable, Any]
                ) -> tuple[list[tuple[int, Hashable, State]], Hashable | None]:
         """Best-first's step: the children of ``state`` (whose key is ``key``) not in
         ``parent`` yet, linked there to ``key`` by their macro, as ``(score, key, child)``
@@ -86,6 +88,11 @@ class Space:
                 return fresh, ckey
             fresh.append((self.score(child), ckey, child))
         return fresh, None
+
+    def adopt(self, state: State) -> State:
+        """``state`` as ordering :attr:`queue` keeps it (a space whose orderings keep figures
+        of their own in their states remakes it; most return it as it is)."""
+        return state
 
     def score(self, state: State) -> int:
         """For best-first search: how far ``state`` looks from a win (lower is better),

@@ -17,7 +17,11 @@ gives the steps from a state (real moves, or macros of real moves such as Klondi
 turns through the stock), a key that is equal for states with the same future (columns
 that the rules treat alike are sorted, for instance), safe moves to the foundations
 made at once, and a score. The search is best-first on that score (depth-first for
-Doublets) and remembers every key it has met, so each state is expanded once. Some
+Doublets) and remembers every key it has met, so each state is expanded once. A space
+may give several orderings (Beleaguered Castle: steps from the root weighed twice or
+once): they take turns, each going on from the states it found itself, over the one
+table of states met, so a win comes as soon as either ordering finds it and a loss
+costs no more than with one ordering. Some
 spaces first run a *pruned pass* that skips moves which are seldom needed; if that pass
 runs out of states, a complete pass follows. Only a complete pass that runs out of
 states answers "lost": every state reachable from the position was searched and none
@@ -44,7 +48,7 @@ import importlib
 import time
 from collections.abc import Hashable, Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .game import Game, new_game
 from .moves import Move
@@ -127,7 +131,8 @@ class _Search:
         # several orderings the root's children sit in every heap)
         self._heaps: list[list[tuple[int, int, Hashable, State]]] = [
             [(0, 0, root_key, root)] for _ in range(self.space.queues)]
-        self._parent: dict[Hashable, tuple[Hashable, Macro] | None] = {root_key: None}
+        # (a link is (parent key, macro), or the parent key alone: Space.links_macros)
+        self._parent: dict[Hashable, Any] = {root_key: None}
         self._done: set[Hashable] = set()
         self._turn = 0
         self._order = 0
@@ -170,8 +175,9 @@ class _Search:
         self._heaps = []
         for queue in range(space.queues):
             space.queue = queue
+            adopted = [(key, space.adopt(state)) for key, state in self._partial]
             heap = [(space.score(state), -n, key, state)
-                    for n, (key, state) in enumerate(self._partial)]
+                    for n, (key, state) in enumerate(adopted)]
             heapq.heapify(heap)
             self._heaps.append(heap)
         self._done.difference_update(key for key, _ in self._partial)
@@ -200,19 +206,22 @@ class _Search:
         try:
             while True:
                 if queues > 1:  # the next ordering that still holds a state not expanded yet
+                    turn = self._turn
                     for _ in turns:
-                        queue = turns[self._turn]
-                        self._turn = (self._turn + 1) % len(turns)
+                        queue = turns[turn]
                         heap = heaps[queue]
                         while heap and heap[0][2] in done:
                             pop(heap)
                         if heap:
-                            space.queue = queue
                             break
+                        turn = (turn + 1) % len(turns)
                 if not heap:
                     return True
                 if nodes >= until or (nodes % _CHECK_EVERY == 0 and clock() >= deadline):
-                    return False
+                    return False  # (the turn is taken when the search goes on)
+                if queues > 1:
+                    self._turn = (turn + 1) % len(turns)
+                    space.queue = queue
                 _, _, key, state = pop(heap)
                 nodes += 1
                 fresh, won = expand(state, key, parent)
@@ -228,6 +237,7 @@ class _Search:
                         for queue, each in enumerate(heaps):
                             space.queue = queue
                             for n, (_, ckey, child) in enumerate(fresh, order + 1):
+                                child = space.adopt(child)
                                 push(each, (space.score(child), -n, ckey, child))
                         order += len(fresh)
                         continue
@@ -238,15 +248,29 @@ class _Search:
             self._order, self.nodes = order, nodes
 
     def _line(self, key: Hashable) -> list[Macro]:
-        """The macros from the root to the state of ``key``, by the parent links."""
-        macros: list[Macro] = []
-        link = self._parent[key]
-        while link is not None:
-            key, macro = link
+        """The macros from the root to the state of ``key``, by the parent links (or, for a
+        space that links keys only, by the keys: each step is found again among the
+        children of the state before)."""
+        space, parent = self.space, self._parent
+        if space.links_macros:
+            macros: list[Macro] = []
+            link = parent[key]
+            while link is not None:
+                key, macro = link
+                macros.append(macro)
+                link = parent[key]
+            macros.append(self._root_auto)
+            return macros[::-1]
+        keys = [key]
+        while (key := parent[key]) is not None:
+            keys.append(key)
+        macros = [self._root_auto]
+        state = self._root
+        for key in reversed(keys[:-1]):
+            macro, state = next((macro, child) for macro, child in space.children(state)
+                                if space.key(child) == key)
             macros.append(macro)
-            link = self._parent[key]
-        macros.append(self._root_auto)
-        return macros[::-1]
+        return macros
 
     def _depth_first(self, deadline: float, until: int) -> bool:
         """Depth-first; True when the pass ran out of states."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import engine
 from engine import solve_castle
 from engine.cards import KING, card_text, make_card
@@ -180,3 +182,42 @@ def test_moving_the_card_just_moved_again_only_reaches_positions_met_already() -
                 assert space.key(position) in met, game.position()
                 checked += 1
     assert checked >= 50
+
+
+# --- several orderings, one table of positions -----------------------------------------
+
+
+def solve_with(monkeypatch: pytest.MonkeyPatch, orderings: tuple[tuple[int, ...], ...],
+               turns: tuple[int, ...], seed: int) -> engine.Solution:
+    """Deal ``seed`` solved by a castle space with these orderings and turns."""
+    def space(rules: object) -> solve_castle.CastleSpace:
+        made = solve_castle.CastleSpace(rules, orderings)  # type: ignore[arg-type]
+        made.turns = turns
+        return made
+
+    monkeypatch.setattr(solve_castle, "space", space)
+    return engine.solve(engine.new_game("beleaguered-castle", seed), budget_ms=60_000)
+
+
+def test_several_orderings_expand_each_position_once_so_a_loss_costs_no_more(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search takes turns between orderings (steps from the root weighed 2 and 1)
+    that share one table of positions met: a proved loss expands exactly the positions
+    one ordering alone expands (every reachable one, once), whatever the turns."""
+    one = solve_with(monkeypatch, solve_castle.ORDERINGS[:1], (), 47)
+    assert one.result == "lost" and one.nodes > 500
+    for turns in ((), (0, 0, 1), (1, 1, 0)):
+        several = solve_with(monkeypatch, solve_castle.ORDERINGS, turns, 47)
+        assert (several.result, several.nodes) == ("lost", one.nodes), turns
+
+
+def test_a_win_found_by_any_ordering_replays_and_the_default_search_is_two_orderings(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Won lines are rebuilt from the positions' keys alone (the space links no moves);
+    they replay to a win whichever ordering found them."""
+    assert solve_castle.space(engine.new_game("beleaguered-castle", 1).rules).queues == 2
+    for seed in (1, 3, 61):
+        for orderings, turns in ((solve_castle.ORDERINGS, ()), (solve_castle.ORDERINGS[1:], ())):
+            answer = solve_with(monkeypatch, orderings, turns, seed)
+            assert answer.result == "won"
+            assert replays_to_win(engine.new_game("beleaguered-castle", seed), answer.moves)
