@@ -21,11 +21,11 @@ Doublets) and remembers every key it has met, so each state is expanded once. A 
 may give several orderings (Beleaguered Castle: steps from the root weighed twice or
 once): they take turns, each going on from the states it found itself, over the one
 table of states met, so a win comes as soon as either ordering finds it and a loss
-costs no more than with one ordering. Some
-spaces first run a *pruned pass* that skips moves which are seldom needed; if that pass
-runs out of states, a complete pass follows. Only a complete pass that runs out of
-states answers "lost": every state reachable from the position was searched and none
-was won (the spaces skip a move only when they prove it can be done without).
+costs no more than with one ordering. Some spaces first run a *pruned pass* that skips
+moves which are seldom needed; if that pass runs out of states, a complete pass follows.
+Only a complete pass that runs out of states answers "lost": every state reachable from
+the position was searched and none was won (the spaces skip a move only when they prove
+it can be done without).
 
 For the browser, :class:`Solver` works in slices, so the page never freezes::
 
