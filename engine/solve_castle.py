@@ -62,10 +62,11 @@ Node = tuple[tuple[bytes, ...], tuple[int, ...], int, int, int]
 _SEP = b"\xff"
 _BYTE = [bytes((i,)) for i in range(128)]
 _WON = (13, 13, 13, 13)
-# The orderings the search takes turns between, each a tuple of score weights: empty row,
-# card, card above a lower one, loose card, depth of the cards the foundations take next,
-# step from the root.
-ORDERINGS = ((4, 2, 3, 1, 1, 2), (4, 2, 3, 1, 1, 1))
+# score weights: empty row, card, card above a lower one, loose card, depth of the cards
+# the foundations take next
+WEIGHTS = (4, 2, 3, 1, 1)
+# weight of a step from the root, one per ordering the search takes turns between
+STEP_WEIGHTS = (2, 1)
 
 
 class CastleSpace(Space):
@@ -76,11 +77,13 @@ class CastleSpace(Space):
     links_macros = False
 
     def __init__(self, rules: CastleRules,
-                 orderings: tuple[tuple[int, ...], ...] = ORDERINGS) -> None:
+                 weights: tuple[int, ...] = WEIGHTS,
+                 step_weights: tuple[int, ...] = STEP_WEIGHTS) -> None:
         super().__init__(rules)
-        self._orderings = orderings
-        self.queues = len(orderings)
-        self._memos: list[dict[bytes, int]] = [{} for _ in orderings]  # row -> its score
+        self._weights = weights
+        self._steps = step_weights
+        self.queues = len(step_weights)
+        self._row_scores: dict[bytes, int] = {}
         ids = rules.pile_ids
         self._to_foundation = {(s, f): Move(ids[s], ids[F0 + f]) for s in range(ROWS)
                                for f in range(4)}
@@ -93,9 +96,6 @@ class CastleSpace(Space):
         rows = [bytes(p) for p in state.piles[:ROWS]]
         heights = [len(p) for p in state.piles[F0:F0 + 4]]
         moves = _settle(rows, heights, self._to_foundation)
-        for memo, weights in zip(self._memos, self._orderings, strict=True):
-            for row in rows:  # any ordering may expand the root
-                memo[row] = _row_score(row, weights)
         return tuple(moves), (tuple(rows), tuple(heights), 0, self._static(rows, heights), -1)
 
     def key(self, node: Node) -> bytes:  # type: ignore[override]
@@ -108,14 +108,9 @@ class CastleSpace(Space):
 
     def score(self, node: Node) -> int:  # type: ignore[override]
         """Cards still in rows, cards above a lower card of their row, cards above the card a
-        foundation takes next, steps from the root; empty rows help (the weights are the
-        current ordering's)."""
-        return node[3] + self._orderings[self.queue][5] * node[2]
-
-    def adopt(self, node: Node) -> Node:  # type: ignore[override]
-        """``node`` with the rows' share of the score as the current ordering weighs it."""
-        rows, heights, steps, _, moved = node
-        return rows, heights, steps, self._static(rows, heights), moved
+        foundation takes next, steps from the root (weighed by the current ordering); empty
+        rows help."""
+        return node[3] + self._steps[self.queue] * node[2]
 
     def expand(self, node: Node, key: Hashable,  # type: ignore[override]
                parent: dict[Hashable, Hashable | None]
@@ -130,7 +125,7 @@ class CastleSpace(Space):
         """The score without the steps: the rows' share and how deep the cards the
         foundations take next lie."""
         total = self._rows_score(rows)
-        need = self._orderings[self.queue][4]
+        need = self._weights[4]
         if need:
             for suit, height in enumerate(heights):
                 if height < 13:
@@ -144,8 +139,8 @@ class CastleSpace(Space):
 
     def _rows_score(self, rows: list[bytes] | tuple[bytes, ...]) -> int:
         """The rows' share of the score (see :func:`_row_score`), memoised per row."""
-        memo = self._memos[self.queue]
-        weights = self._orderings[self.queue]
+        memo = self._row_scores
+        weights = self._weights
         total = 0
         for row in rows:
             value = memo.get(row)
@@ -158,7 +153,6 @@ class CastleSpace(Space):
         """Foundation moves, then moves onto a card one rank higher, then into one empty row
         (most promising last); none from a position where no row can ever be emptied again."""
         out: list = []
-        self._rows_score(node[0])  # the rows' scores as the current ordering weighs them
         self._grow(node, None, None, out)
         return out
 
@@ -171,8 +165,8 @@ class CastleSpace(Space):
         if stuck(rows, heights):
             return None  # no row can ever be emptied again
         steps += 1
-        memo = self._memos[self.queue]
-        weights = self._orderings[self.queue]
+        memo = self._row_scores
+        weights = self._weights
         need = weights[4]
         nexts = self._nexts.get(heights)  # the cards the foundations take next
         if nexts is None:
@@ -216,7 +210,7 @@ class CastleSpace(Space):
         scored.sort(reverse=True)
         to_foundation, row_moves = self._to_foundation, self._row_moves
         join = _SEP.join
-        step = weights[5] * steps
+        step = self._steps[self.queue] * steps
         low2 = min(heights) + 2
         for code in scored:
             s = code >> 4 & 15

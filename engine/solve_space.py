@@ -89,11 +89,6 @@ class Space:
             fresh.append((self.score(child), ckey, child))
         return fresh, None
 
-    def adopt(self, state: State) -> State:
-        """``state`` as ordering :attr:`queue` keeps it (a space whose orderings keep figures
-        of their own in their states remakes it; most return it as it is)."""
-        return state
-
     def score(self, state: State) -> int:
         """For best-first search: how far ``state`` looks from a win (lower is better),
         by ordering :attr:`queue` where the space has several."""

@@ -175,9 +175,8 @@ class _Search:
         self._heaps = []
         for queue in range(space.queues):
             space.queue = queue
-            adopted = [(key, space.adopt(state)) for key, state in self._partial]
             heap = [(space.score(state), -n, key, state)
-                    for n, (key, state) in enumerate(adopted)]
+                    for n, (key, state) in enumerate(self._partial)]
             heapq.heapify(heap)
             self._heaps.append(heap)
         self._done.difference_update(key for key, _ in self._partial)
@@ -237,7 +236,6 @@ class _Search:
                         for queue, each in enumerate(heaps):
                             space.queue = queue
                             for n, (_, ckey, child) in enumerate(fresh, order + 1):
-                                child = space.adopt(child)
                                 push(each, (space.score(child), -n, ckey, child))
                         order += len(fresh)
                         continue

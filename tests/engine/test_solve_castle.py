@@ -187,11 +187,12 @@ def test_moving_the_card_just_moved_again_only_reaches_positions_met_already() -
 # --- several orderings, one table of positions -----------------------------------------
 
 
-def solve_with(monkeypatch: pytest.MonkeyPatch, orderings: tuple[tuple[int, ...], ...],
+def solve_with(monkeypatch: pytest.MonkeyPatch, step_weights: tuple[int, ...],
                turns: tuple[int, ...], seed: int) -> engine.Solution:
-    """Deal ``seed`` solved by a castle space with these orderings and turns."""
+    """Deal ``seed`` solved by a castle space with orderings of these step weights, taking
+    these turns."""
     def space(rules: object) -> solve_castle.CastleSpace:
-        made = solve_castle.CastleSpace(rules, orderings)  # type: ignore[arg-type]
+        made = solve_castle.CastleSpace(rules, step_weights=step_weights)  # type: ignore[arg-type]
         made.turns = turns
         return made
 
@@ -204,10 +205,10 @@ def test_several_orderings_expand_each_position_once_so_a_loss_costs_no_more(
     """The search takes turns between orderings (steps from the root weighed 2 and 1)
     that share one table of positions met: a proved loss expands exactly the positions
     one ordering alone expands (every reachable one, once), whatever the turns."""
-    one = solve_with(monkeypatch, solve_castle.ORDERINGS[:1], (), 47)
+    one = solve_with(monkeypatch, (2,), (), 47)
     assert one.result == "lost" and one.nodes > 500
     for turns in ((), (0, 0, 1), (1, 1, 0)):
-        several = solve_with(monkeypatch, solve_castle.ORDERINGS, turns, 47)
+        several = solve_with(monkeypatch, solve_castle.STEP_WEIGHTS, turns, 47)
         assert (several.result, several.nodes) == ("lost", one.nodes), turns
 
 
@@ -217,7 +218,7 @@ def test_a_win_found_by_any_ordering_replays_and_the_default_search_is_two_order
     they replay to a win whichever ordering found them."""
     assert solve_castle.space(engine.new_game("beleaguered-castle", 1).rules).queues == 2
     for seed in (1, 3, 61):
-        for orderings, turns in ((solve_castle.ORDERINGS, ()), (solve_castle.ORDERINGS[1:], ())):
-            answer = solve_with(monkeypatch, orderings, turns, seed)
+        for step_weights in (solve_castle.STEP_WEIGHTS, (1,)):
+            answer = solve_with(monkeypatch, step_weights, (), seed)
             assert answer.result == "won"
             assert replays_to_win(engine.new_game("beleaguered-castle", seed), answer.moves)
