@@ -55,9 +55,9 @@ from .solve_space import Space
 from .state import State
 
 # A position, inside the search: the rows (as bytes, in pile order), how many cards each
-# foundation holds, the steps from the root, the rows' share of the score (kept so a
-# child's share is found from the two rows a move changes) and the row a plain move just
-# put a card on (-1: none). Compact, quick to hash and to sort; moves still name real piles.
+# foundation holds, the steps from the root, the score without the steps (kept so a
+# child's is found from the two rows a move changes) and the row a plain move just put a
+# card on (-1: none). Compact, quick to hash and to sort; moves still name real piles.
 Node = tuple[tuple[bytes, ...], tuple[int, ...], int, int, int]
 _SEP = b"\xff"
 _BYTE = [bytes((i,)) for i in range(128)]
