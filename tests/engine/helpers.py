@@ -271,3 +271,18 @@ def check_against_brute_force(game: Game, limit: int = 50_000) -> bool | None:
     if expected:
         assert replays_to_win(game, answer.moves)
     return expected
+
+
+def klondike_from(piles: dict[str, list[str]], rest: list[int], talon: int, cut: int,
+                  columns: int) -> Game:
+    """A Klondike position: ``piles`` (the foundations) with ``rest[:cut]`` as the waste,
+    ``rest[cut:talon]`` face down as the stock and the other cards dealt over ``columns``
+    columns, face down under each column's top card."""
+    piles["waste"] = [card_text(c) for c in rest[:cut]]
+    piles["stock"] = [card_text(c | DOWN) for c in rest[cut:talon]]
+    for i, card in enumerate(rest[talon:]):
+        pile = piles.setdefault(f"t{i % columns}", [])
+        if pile:
+            pile[-1] = pile[-1].lower()
+        pile.append(card_text(card))
+    return engine.from_position("klondike", piles)

@@ -17,13 +17,13 @@ import pytest
 
 import engine
 from engine import solve_klondike
-from engine.cards import DOWN, KING, card_text, make_card
+from engine.cards import KING, card_text, make_card
 from engine.game import Game
 from engine.klondike import COLUMNS, F0, STOCK, WASTE
 from engine.solve_klondike import KlondikeSpace, dead
 from engine.solver import Solver
 from engine.state import State
-from tests.engine.helpers import check_against_brute_force, replays_to_win
+from tests.engine.helpers import check_against_brute_force, klondike_from, replays_to_win
 from tests.engine.helpers import reachable as _reachable
 
 
@@ -72,14 +72,7 @@ def random_two_position(rng: random.Random) -> Game:
     piles: dict[str, list[str]] = {f"f{s}": suit_run(s, 1, heights[s]) for s in range(4)}
     talon = rng.randint(0, 4)
     cut = rng.randint(0, talon)
-    piles["waste"] = [card_text(c) for c in rest[:cut]]
-    piles["stock"] = [card_text(c | DOWN) for c in rest[cut:talon]]
-    for i, card in enumerate(rest[talon:]):
-        pile = piles.setdefault(f"t{i % COLUMNS}", [])
-        if pile:
-            pile[-1] = pile[-1].lower()
-        pile.append(card_text(card))
-    return engine.from_position("klondike", piles)
+    return klondike_from(piles, rest, talon, cut, COLUMNS)
 
 
 def test_two_rule_answers_agree_with_a_brute_force_search_of_the_real_rules() -> None:

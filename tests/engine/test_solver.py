@@ -28,7 +28,12 @@ from engine.doublets import doubled
 from engine.game import Game
 from engine.solve_castle import CastleSpace
 from engine.solver import Solver, winnable_deals, winnable_path
-from tests.engine.helpers import brute_force, check_against_brute_force, replays_to_win
+from tests.engine.helpers import (
+    brute_force,
+    check_against_brute_force,
+    klondike_from,
+    replays_to_win,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -142,15 +147,7 @@ def random_klondike(rng: random.Random) -> Game:
         f"f{s}": [text(r, s) for r in range(1, heights[s] + 1)] for s in range(4)}
     talon = rng.randint(0, min(6, len(rest) // 2))
     cut = rng.randint(0, talon)
-    piles["waste"] = [card_text(c) for c in rest[:cut]]
-    piles["stock"] = [card_text(c | DOWN) for c in rest[cut:talon]]
-    columns = rng.randint(4, 7)
-    for i, card in enumerate(rest[talon:]):
-        pile = piles.setdefault(f"t{i % columns}", [])
-        if pile:
-            pile[-1] = pile[-1].lower()
-        pile.append(card_text(card))
-    return engine.from_position("klondike", piles)
+    return klondike_from(piles, rest, talon, cut, rng.randint(4, 7))
 
 
 def random_castle(rng: random.Random) -> Game:
