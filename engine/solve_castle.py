@@ -127,15 +127,21 @@ class CastleSpace(Space):
         total = self._rows_score(rows)
         need = self._weights[4]
         if need:
-            for suit, height in enumerate(heights):
-                if height < 13:
-                    card = suit << 4 | (height + 1)
-                    for row in rows:
-                        i = row.find(card)
-                        if i >= 0:
-                            total += need * (len(row) - 1 - i)
-                            break
+            for card in self._next_cards(tuple(heights)):
+                for row in rows:
+                    i = row.find(card)
+                    if i >= 0:
+                        total += need * (len(row) - 1 - i)
+                        break
         return total
+
+    def _next_cards(self, heights: tuple[int, ...]) -> bytes:
+        """The cards the foundations take next (memoised per foundation heights)."""
+        nexts = self._nexts.get(heights)
+        if nexts is None:
+            nexts = self._nexts[heights] = bytes(
+                suit << 4 | (height + 1) for suit, height in enumerate(heights) if height < 13)
+        return nexts
 
     def _rows_score(self, rows: list[bytes] | tuple[bytes, ...]) -> int:
         """The rows' share of the score (see :func:`_row_score`), memoised per row."""
@@ -168,10 +174,7 @@ class CastleSpace(Space):
         memo = self._row_scores
         weights = self._weights
         need = weights[4]
-        nexts = self._nexts.get(heights)  # the cards the foundations take next
-        if nexts is None:
-            nexts = self._nexts[heights] = bytes(
-                suit << 4 | (height + 1) for suit, height in enumerate(heights) if height < 13)
+        nexts = self._next_cards(heights)
         waiting = [0] * ROWS  # how many of them each row holds
         if need:
             for card in nexts:
