@@ -83,13 +83,13 @@ class CastleSpace(Space):
         self._weights = weights
         self._steps = step_weights
         self.queues = len(step_weights)
-        self._row_scores: dict[bytes, int] = {}
+        # per foundation heights: each row's share of the score (see _memo)
+        self._memos: dict[tuple[int, ...], tuple[bytes, dict[bytes, int]]] = {}
         ids = rules.pile_ids
         self._to_foundation = {(s, f): Move(ids[s], ids[F0 + f]) for s in range(ROWS)
                                for f in range(4)}
         self._row_moves = {s << 4 | d: Move(ids[s], ids[d])  # by src << 4 | dst
                            for s in range(ROWS) for d in range(ROWS)}
-        self._nexts: dict[tuple[int, ...], bytes] = {}
 
     def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:  # type: ignore[override]
         """The search's root: ``state`` as a :data:`Node`, after every safe foundation move."""
@@ -122,37 +122,51 @@ class CastleSpace(Space):
 
     def _static(self, rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...] | list[int]
                 ) -> int:
-        """The score without the steps: the rows' share and how deep the cards the
-        foundations take next lie."""
-        total = self._rows_score(rows)
-        need = self._weights[4]
-        if need:
-            for card in self._next_cards(tuple(heights)):
-                for row in rows:
-                    i = row.find(card)
-                    if i >= 0:
-                        total += need * (len(row) - 1 - i)
-                        break
-        return total
-
-    def _next_cards(self, heights: tuple[int, ...]) -> bytes:
-        """The cards the foundations take next (memoised per foundation heights)."""
-        nexts = self._nexts.get(heights)
-        if nexts is None:
-            nexts = self._nexts[heights] = bytes(
-                suit << 4 | (height + 1) for suit, height in enumerate(heights) if height < 13)
-        return nexts
-
-    def _rows_score(self, rows: list[bytes] | tuple[bytes, ...]) -> int:
-        """The rows' share of the score (see :func:`_row_score`), memoised per row."""
-        memo = self._row_scores
-        weights = self._weights
+        """The score without the steps: each row's share (see :meth:`_memo`)."""
+        nexts, memo = self._memo(tuple(heights))
         total = 0
         for row in rows:
             value = memo.get(row)
             if value is None:
-                value = memo[row] = _row_score(row, weights)
+                value = memo[row] = self._row_score(row, nexts)
             total += value
+        return total
+
+    def _memo(self, heights: tuple[int, ...]) -> tuple[bytes, dict[bytes, int]]:
+        """Under these foundation heights: the cards the foundations take next, and the rows'
+        shares of the score met so far (see :meth:`_row_score`)."""
+        found = self._memos.get(heights)
+        if found is None:
+            nexts = bytes(suit << 4 | (height + 1)
+                          for suit, height in enumerate(heights) if height < 13)
+            found = self._memos[heights] = (nexts, {})
+        return found
+
+    def _row_score(self, row: bytes, nexts: bytes) -> int:
+        """A row's share of the score: per card, more for a card above a lower one of its
+        row, a little for a card not one rank below the card under it, and how deep the
+        cards the foundations take next lie in it; an empty row takes off."""
+        empty, card_weight, block, loose, need = self._weights
+        if not row:
+            return -empty
+        total = 0
+        low = 99
+        prev = 99
+        for card in row:
+            rank = card & 15
+            total += card_weight
+            if rank > low:
+                total += block
+            elif rank != prev - 1:
+                total += loose
+            low = min(low, rank)
+            prev = rank
+        if need:
+            last = len(row) - 1
+            for card in nexts:
+                i = row.find(card)
+                if i >= 0:
+                    total += need * (last - i)
         return total
 
     def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:  # type: ignore[override]
@@ -168,20 +182,8 @@ class CastleSpace(Space):
         ``parent`` yet, as ``(score, key, child)`` and linked there to ``key``, stopping at a
         won child (its key is returned)."""
         rows, heights, steps, static, moved = node
-        if stuck(rows, heights):
-            return None  # no row can ever be emptied again
-        steps += 1
-        memo = self._row_scores
-        weights = self._weights
-        need = weights[4]
-        nexts = self._next_cards(heights)
-        waiting = [0] * ROWS  # how many of them each row holds
-        if need:
-            for card in nexts:
-                for r in range(ROWS):
-                    if card in rows[r]:
-                        waiting[r] += 1
-                        break
+        nexts, memo = self._memo(heights)
+        row_score = self._row_score
         onto: list[list[int]] = [[] for _ in range(15)]  # rank -> rows ending in it
         empty = -1
         for d in range(ROWS):
@@ -193,6 +195,7 @@ class CastleSpace(Space):
         # moves as one number each, (200 - how promising) << 8 | src << 4 | dst, dst >= ROWS
         # for a foundation
         scored: list[int] = []
+        frees = empty >= 0  # a row is empty, or a move empties one: not stuck()
         for s in range(ROWS):
             row = rows[s]
             if not row or s == moved:
@@ -205,12 +208,17 @@ class CastleSpace(Space):
                     scored.append((215 - uncover) << 8 | s << 4 | empty)
             else:
                 uncover = 20
+                if card in nexts or onto[(card & 15) + 1]:
+                    frees = True
             if card in nexts:
                 scored.append((100 - uncover) << 8 | s << 4 | (ROWS + (card >> 4)))
             for d in onto[(card & 15) + 1]:
                 scored.append((190 - uncover) << 8 | s << 4 | d)
+        if not frees and stuck(rows, heights):
+            return None  # no row can ever be emptied again
         # the most promising last: among equal scores the search takes the newest first
         scored.sort(reverse=True)
+        steps += 1
         to_foundation, row_moves = self._to_foundation, self._row_moves
         join = _SEP.join
         step = self._steps[self.queue] * steps
@@ -246,15 +254,14 @@ class CastleSpace(Space):
                 parent[ckey] = key  # the solver finds the macro again for a won line
                 if after == _WON:
                     return ckey
-            if plain:  # two rows changed; the cards waiting in them sit one deeper, one higher
+            if plain:  # two rows changed
                 a = memo.get(row)
                 if a is None:
-                    a = memo[row] = _row_score(row, weights)
+                    a = memo[row] = row_score(row, nexts)
                 b = memo.get(grow)
                 if b is None:
-                    b = memo[grow] = _row_score(grow, weights)
-                value = (static - memo[src] - memo[rows[d]] + a + b
-                         + need * (waiting[d] - waiting[s] + (card in nexts)))
+                    b = memo[grow] = row_score(grow, nexts)
+                value = static - memo[src] - memo[rows[d]] + a + b
                 child = (tuple(new), after, steps, value, d)
             else:
                 value = self._static(new, after)
@@ -269,27 +276,6 @@ class CastleSpace(Space):
             else:
                 out.append((value + step, ckey, child))
         return None
-
-
-def _row_score(row: bytes, weights: tuple[int, ...]) -> int:
-    """A row's share of the score: per card, more for a card above a lower one of its row,
-    a little for a card not one rank below the card under it; an empty row takes off."""
-    empty, card_weight, block, loose = weights[:4]
-    if not row:
-        return -empty
-    total = 0
-    low = 99
-    prev = 99
-    for card in row:
-        rank = card & 15
-        total += card_weight
-        if rank > low:
-            total += block
-        elif rank != prev - 1:
-            total += loose
-        low = min(low, rank)
-        prev = rank
-    return total
 
 
 def stuck(rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...] | list[int]) -> bool:

@@ -126,16 +126,14 @@ class _Search:
         self._path: list[Macro] = [self._root_auto]
         self._stack = [_Frame(root)]
         self._seen: set[Hashable] = {root_key}
-        # best-first: a frontier heap of (score, -order, key, state) per ordering the space
-        # has (Space.queues); parent link of each key; the keys expanded already (with
-        # several orderings the root's children sit in every heap)
-        self._heaps: list[list[tuple[int, int, Hashable, State]]] = [
-            [(0, 0, root_key, root)] for _ in range(self.space.queues)]
+        # best-first: a frontier per ordering the space has (Space.queues); parent link of
+        # each key; the keys expanded already (with several orderings the root's children
+        # wait in every frontier)
+        self._frontiers = [_frontier([(0, root_key, root)]) for _ in range(self.space.queues)]
         # (a link is (parent key, macro), or the parent key alone: Space.links_macros)
         self._parent: dict[Hashable, Any] = {root_key: None}
         self._done: set[Hashable] = set()
         self._turn = 0
-        self._order = 0
         self._partial: list[tuple[Hashable, State]] = []  # expanded in part by a pruned pass
 
     def _won(self, macros: list[Macro]) -> None:
@@ -144,7 +142,7 @@ class _Search:
         self._drop()
 
     def _drop(self) -> None:
-        self._stack, self._heaps, self._seen, self._parent = [], [], set(), {}
+        self._stack, self._frontiers, self._seen, self._parent = [], [], set(), {}
         self._partial, self._done = [], set()
 
     def run(self, deadline: float, quota: int) -> int:
@@ -172,56 +170,64 @@ class _Search:
         if not space.best_first:
             self._reset()
             return
-        self._heaps = []
+        self._frontiers = []
         for queue in range(space.queues):
             space.queue = queue
-            heap = [(space.score(state), -n, key, state)
-                    for n, (key, state) in enumerate(self._partial)]
-            heapq.heapify(heap)
-            self._heaps.append(heap)
+            self._frontiers.append(_frontier(
+                [(space.score(state), key, state) for key, state in self._partial]))
         self._done.difference_update(key for key, _ in self._partial)
-        self._order = len(self._partial)
         self._partial = []
 
     def _best_first(self, deadline: float, until: int) -> bool:
         """Best-first; True when the pass ran out of states.
 
-        With several orderings (:attr:`Space.queues`) they take turns
-        (:attr:`Space.turns`): a turn expands the best state of one ordering's heap, and
-        the new states it reaches join that heap only (the root's children join every
-        heap). So each ordering searches on from what it found itself, as if alone, while
-        the table of states met is shared: no state is expanded twice, every state met
-        waits in some heap, and a complete pass that runs out has expanded every
-        reachable state once, as with one ordering.
+        A frontier holds the states waiting, lowest score first and, among equal scores,
+        the one met last first (see :func:`_frontier`). With several orderings
+        (:attr:`Space.queues`) they take turns (:attr:`Space.turns`): a turn expands the
+        best state of one ordering's frontier, and the new states it reaches join that
+        frontier only (the root's children join every one). So each ordering searches on
+        from what it found itself, as if alone, while the table of states met is shared:
+        no state is expanded twice, every state met waits somewhere, and a complete pass
+        that runs out has expanded every reachable state once, as with one ordering.
         """
-        space, heaps, parent, done = self.space, self._heaps, self._parent, self._done
+        space, frontiers, parent, done = self.space, self._frontiers, self._parent, self._done
         expand, partial = space.expand, self._partial
         clock = time.perf_counter
         push, pop = heapq.heappush, heapq.heappop
-        order, nodes = self._order, self.nodes
-        queues = len(heaps)
+        nodes = self.nodes
+        queues = len(frontiers)
         turns = space.turns or tuple(range(queues))
-        heap = heaps[0]
+        buckets, scores = frontiers[0]
         try:
             while True:
                 if queues > 1:  # the next ordering that still holds a state not expanded yet
                     turn = self._turn
                     for _ in turns:
                         queue = turns[turn]
-                        heap = heaps[queue]
-                        while heap and heap[0][2] in done:
-                            pop(heap)
-                        if heap:
+                        buckets, scores = frontiers[queue]
+                        while scores:
+                            bucket = buckets[scores[0]]
+                            while bucket and bucket[-1][1] in done:
+                                bucket.pop()
+                            if bucket:
+                                break
+                            del buckets[pop(scores)]
+                        if scores:
                             break
                         turn = (turn + 1) % len(turns)
-                if not heap:
+                if not scores:
                     return True
                 if nodes >= until or (nodes % _CHECK_EVERY == 0 and clock() >= deadline):
                     return False  # (the turn is taken when the search goes on)
                 if queues > 1:
                     self._turn = (turn + 1) % len(turns)
                     space.queue = queue
-                _, _, key, state = pop(heap)
+                low = scores[0]
+                bucket = buckets[low]
+                _, key, state = bucket.pop()
+                if not bucket:
+                    del buckets[low]
+                    pop(scores)
                 nodes += 1
                 fresh, won = expand(state, key, parent)
                 if space.skipped:
@@ -233,17 +239,20 @@ class _Search:
                 if queues > 1:
                     done.add(key)
                     if parent[key] is None:  # the root: its children join every ordering
-                        for queue, each in enumerate(heaps):
+                        for queue, (each, ranks) in enumerate(frontiers):
                             space.queue = queue
-                            for n, (_, ckey, child) in enumerate(fresh, order + 1):
-                                push(each, (space.score(child), -n, ckey, child))
-                        order += len(fresh)
+                            for _, ckey, child in fresh:
+                                _join(each, ranks, (space.score(child), ckey, child))
                         continue
-                for score, ckey, child in fresh:
-                    order += 1
-                    push(heap, (score, -order, ckey, child))
+                for item in fresh:
+                    bucket = buckets.get(item[0])
+                    if bucket is None:
+                        buckets[item[0]] = [item]
+                        push(scores, item[0])
+                    else:
+                        bucket.append(item)
         finally:
-            self._order, self.nodes = order, nodes
+            self.nodes = nodes
 
     def _line(self, key: Hashable) -> list[Macro]:
         """The macros from the root to the state of ``key``, by the parent links (or, for a
@@ -302,6 +311,32 @@ class _Search:
                 return False
             stack.append(_Frame(child))
         return True
+
+
+Frontier = tuple[dict[int, list[tuple[int, Hashable, Any]]], list[int]]
+
+
+def _frontier(items: list[tuple[int, Hashable, Any]]) -> Frontier:
+    """A frontier of ``(score, key, state)`` items, in the order given: a list (a stack) per
+    score and a heap of the scores that have one. The next state out is the last one in
+    of the lowest score, as from a heap on (score, -order met) but with no comparisons of
+    states and a push that is one append."""
+    buckets: dict[int, list[tuple[int, Hashable, Any]]] = {}
+    scores: list[int] = []
+    for item in items:
+        _join(buckets, scores, item)
+    return buckets, scores
+
+
+def _join(buckets: dict[int, list[tuple[int, Hashable, Any]]], scores: list[int],
+          item: tuple[int, Hashable, Any]) -> None:
+    """Put ``item`` on top of its score's stack (the first of that score starts one)."""
+    bucket = buckets.get(item[0])
+    if bucket is None:
+        buckets[item[0]] = [item]
+        heapq.heappush(scores, item[0])
+    else:
+        bucket.append(item)
 
 
 class Solver:
