@@ -54,11 +54,14 @@ from .moves import Move
 from .solve_space import Space
 from .state import State
 
-# A position, inside the search: the rows (as bytes, in pile order), how many cards each
-# foundation holds, the steps from the root, the score without the steps (kept so a
-# child's is found from the two rows a move changes) and the row a plain move just put a
-# card on (-1: none). Compact, quick to hash and to sort; moves still name real piles.
-Node = tuple[tuple[bytes, ...], tuple[int, ...], int, int, int]
+# A position, inside the search: the rows as one bytes object (each row's cards bottom
+# first, rows joined by _SEP), how many cards each foundation holds, the steps from the
+# root, the score without the steps (kept so a child's is found from the two rows a move
+# changes) and the card a plain move just moved (-1: none). The positions the search
+# makes hold their rows sorted: that bytes object is their key too, so a position waiting
+# costs one small tuple. The root and the positions children() makes keep the rows in
+# pile order, so the moves found there name the real piles.
+Node = tuple[bytes, tuple[int, ...], int, int, int]
 _SEP = b"\xff"
 _BYTE = [bytes((i,)) for i in range(128)]
 _WON = (13, 13, 13, 13)
@@ -96,11 +99,12 @@ class CastleSpace(Space):
         rows = [bytes(p) for p in state.piles[:ROWS]]
         heights = [len(p) for p in state.piles[F0:F0 + 4]]
         moves = _settle(rows, heights, self._to_foundation)
-        return tuple(moves), (tuple(rows), tuple(heights), 0, self._static(rows, heights), -1)
+        return tuple(moves), (_SEP.join(rows), tuple(heights), 0, self._static(rows, heights),
+                              -1)
 
     def key(self, node: Node) -> bytes:  # type: ignore[override]
         """The rows, sorted."""
-        return _SEP.join(sorted(node[0]))
+        return _SEP.join(sorted(node[0].split(_SEP)))
 
     def is_won(self, node: Node) -> bool:  # type: ignore[override]
         """Every foundation up to its King."""
@@ -181,7 +185,8 @@ class CastleSpace(Space):
         ``(macro, child)`` when ``parent`` is None; else only those whose key is not in
         ``parent`` yet, as ``(score, key, child)`` and linked there to ``key``, stopping at a
         won child (its key is returned)."""
-        rows, heights, steps, static, moved = node
+        packed, heights, steps, static, moved = node
+        rows = packed.split(_SEP)
         nexts, memo = self._memo(heights)
         row_score = self._row_score
         onto: list[list[int]] = [[] for _ in range(15)]  # rank -> rows ending in it
@@ -198,18 +203,22 @@ class CastleSpace(Space):
         frees = empty >= 0  # a row is empty, or a move empties one: not stuck()
         for s in range(ROWS):
             row = rows[s]
-            if not row or s == moved:
+            if not row:
                 continue
             card = row[-1]
             # what the move uncovers: a card its foundation takes next is worth most
             if len(row) > 1:
+                if card == moved:
+                    continue
                 uncover = 30 if row[-2] in nexts else 0
                 if empty >= 0:
                     scored.append((215 - uncover) << 8 | s << 4 | empty)
             else:
-                uncover = 20
                 if card in nexts or onto[(card & 15) + 1]:
                     frees = True
+                if card == moved:
+                    continue
+                uncover = 20
             if card in nexts:
                 scored.append((100 - uncover) << 8 | s << 4 | (ROWS + (card >> 4)))
             for d in onto[(card & 15) + 1]:
@@ -262,10 +271,10 @@ class CastleSpace(Space):
                 if b is None:
                     b = memo[grow] = row_score(grow, nexts)
                 value = static - memo[src] - memo[rows[d]] + a + b
-                child = (tuple(new), after, steps, value, d)
+                child = (ckey if parent is not None else join(new), after, steps, value, card)
             else:
                 value = self._static(new, after)
-                child = (tuple(new), after, steps, value, -1)
+                child = (ckey if parent is not None else join(new), after, steps, value, -1)
             if parent is None:
                 if plain:
                     macro = (row_moves[code & 255],)
