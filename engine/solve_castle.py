@@ -116,14 +116,6 @@ class CastleSpace(Space):
         rows help."""
         return node[3] + self._steps[self.queue] * node[2]
 
-    def expand(self, node: Node, key: Hashable,  # type: ignore[override]
-               parent: dict[Hashable, Hashable | None]
-               ) -> tuple[list[tuple[int, Hashable, Node]], Hashable | None]:
-        """:meth:`Space.expand`, with the key, the win test and the score made inline (a
-        child met before is dropped before its score is worked out)."""
-        fresh: list = []
-        return fresh, self._grow(node, key, parent, fresh)
-
     def _static(self, rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...] | list[int]
                 ) -> int:
         """The score without the steps: each row's share (see :meth:`_memo`)."""
@@ -177,14 +169,14 @@ class CastleSpace(Space):
         """Foundation moves, then moves onto a card one rank higher, then into one empty row
         (most promising last); none from a position where no row can ever be emptied again."""
         out: list = []
-        self._grow(node, None, None, out)
+        self.expand(node, None, None, out)
         return out
 
-    def _grow(self, node: Node, key: Hashable, parent: dict | None, out: list) -> Hashable | None:
-        """The children of ``node`` (see :meth:`children`) into ``out``: every one as
-        ``(macro, child)`` when ``parent`` is None; else only those whose key is not in
-        ``parent`` yet, as ``(score, key, child)`` and linked there to ``key``, stopping at a
-        won child (its key is returned)."""
+    def expand(self, node: Node, key: Hashable, parent: dict | None,  # type: ignore[override]
+               out: list) -> Hashable | None:
+        """:meth:`Space.expand`, with the key, the win test and the score made inline (a
+        child met before is dropped before its score is worked out); with ``parent`` None,
+        :meth:`children`: every child, as ``(macro, child)``."""
         packed, heights, steps, static, moved = node
         rows = packed.split(_SEP)
         nexts, memo = self._memo(heights)

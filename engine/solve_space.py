@@ -71,23 +71,22 @@ class Space:
         scored.sort(key=lambda item: item[:2])
         return [(macro, after) for _, _, macro, after in scored]
 
-    def expand(self, state: State, key: Hashable,
-               parent: dict[Hashable, Any]
-               ) -> tuple[list[tuple[int, Hashable, State]], Hashable | None]:
-        """Best-first's step: the children of ``state`` (whose key is ``key``) not in
-        ``parent`` yet, linked there to ``key`` by their macro, as ``(score, key, child)``
-        in :meth:`children`'s order; and the key of a won child, where one is met (the
-        children after it are left out). A space may do this in one go, faster."""
-        fresh = []
+    def expand(self, state: State, key: Hashable, parent: dict[Hashable, Any],
+               fresh: list[tuple[int, Hashable, Any]]) -> Hashable | None:
+        """Best-first's step: append to ``fresh`` the children of ``state`` (whose key is
+        ``key``) not in ``parent`` yet, as ``(score, key, child)`` in :meth:`children`'s
+        order, each linked in ``parent`` to ``key`` with its macro; return the key of a won
+        child, where one is met (the children after it are left out), else None. A space
+        may do this in one go, faster."""
         for macro, child in self.children(state):
             ckey = self.key(child)
             if ckey in parent:
                 continue
             parent[ckey] = (key, macro)
             if self.is_won(child):
-                return fresh, ckey
+                return ckey
             fresh.append((self.score(child), ckey, child))
-        return fresh, None
+        return None
 
     def score(self, state: State) -> int:
         """For best-first search: how far ``state`` looks from a win (lower is better),

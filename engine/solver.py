@@ -198,6 +198,7 @@ class _Search:
         queues = len(frontiers)
         turns = space.turns or tuple(range(queues))
         buckets, scores = frontiers[0]
+        fresh: list[tuple[int, Hashable, Any]] = []  # the children each expansion adds
         try:
             while True:
                 if queues > 1:  # the next ordering that still holds a state not expanded yet
@@ -229,7 +230,8 @@ class _Search:
                     del buckets[low]
                     pop(scores)
                 nodes += 1
-                fresh, won = expand(state, key, parent)
+                fresh.clear()
+                won = expand(state, key, parent, fresh)
                 if space.skipped:
                     partial.append((key, state))
                 if won is not None:

@@ -282,9 +282,9 @@ def test_the_cycle_collector_is_off_while_searching_and_left_as_it_was() -> None
     seen: list[bool] = []
 
     class Watch(CastleSpace):
-        def expand(self, node, key, parent):  # type: ignore[no-untyped-def]
+        def expand(self, node, key, parent, out):  # type: ignore[no-untyped-def]
             seen.append(gc.isenabled())
-            return super().expand(node, key, parent)
+            return super().expand(node, key, parent, out)
 
     game = engine.new_game("beleaguered-castle", 3)
     for enabled in (True, False):
