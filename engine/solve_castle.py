@@ -34,15 +34,22 @@ detour loses to a shorter line and the wins come far sooner (deals 1..200 decide
 The score does not change which positions a complete search visits, so it cannot change
 a "lost".
 
-Two orderings take turns (see :mod:`engine.solver`): steps from the root weighed 2 and
-weighed 1. Their wins come on different deals (alone, the first wins deal 61 after 114,000
-positions and the second after 17,000; deal 130 after 1,000 and 52,000), and they share
-the table of positions met, so a loss costs the same. Deals 1..1000 decided within
-40,000 / 80,000 / 100,000 positions: 95.6 / 97.3 / 97.9 %, one ordering alone 95.1 /
-97.2 / 97.6 %. Each position links to its parent's key only; a won line's moves are
-found again from the keys (two steps from one position reach one key only when neither
-is a plain move, and then both leave no "card just moved", so the line found again
-expands as the search did).
+Three orderings take turns (see :mod:`engine.solver`): steps from the root weighed 2, 1
+and 1. Different weights win on different deals (alone, weight 2 wins deal 61 after
+114,000 positions and weight 1 after 17,000; deal 130 after 900 and 52,000), and the two
+of weight 1 are two searches, not one: each goes on only from the positions it found
+itself (the first starts from the best of the root's children, the second from the next
+one). They share the table of positions met, so a loss costs the same. Deals decided
+within 40,000 / 60,000 / 80,000 / 100,000 positions: 1..200: 191 / 192 / 193 / 194,
+201..600: 384 / 388 / 390 / 392; with two orderings (2 and 1) 191 / 191 / 192 / 194 and
+381 / 389 / 391 / 393, the same share, but the hardest deal of 1..200 decided within
+100,000 positions then took 99,191 (deal 9) and now 92,638 (deal 24, lost; deal 195 is
+won after 21,000 positions, deal 9 after 123,000).
+
+Each position links to its parent's key only; a won line's moves are found again from
+the keys (two steps from one position reach one key only when neither is a plain move,
+and then both leave no "card just moved", so the line found again expands as the search
+did).
 """
 
 from __future__ import annotations
@@ -69,7 +76,7 @@ _WON = (13, 13, 13, 13)
 # the foundations take next
 WEIGHTS = (4, 2, 3, 1, 1)
 # weight of a step from the root, one per ordering the search takes turns between
-STEP_WEIGHTS = (2, 1)
+STEP_WEIGHTS = (2, 1, 1)
 
 
 class CastleSpace(Space):

@@ -18,8 +18,8 @@ turns through the stock), a key that is equal for states with the same future (c
 that the rules treat alike are sorted, for instance), safe moves to the foundations
 made at once, and a score. The search is best-first on that score (depth-first for
 Doublets) and remembers every key it has met, so each state is expanded once. A space
-may give several orderings (Beleaguered Castle: steps from the root weighed twice or
-once): they take turns, each going on from the states it found itself, over the one
+may give several orderings (Beleaguered Castle: three, steps from the root weighed 2, 1
+and 1): they take turns, each going on from the states it found itself, over the one
 table of states met, so a win comes as soon as either ordering finds it and a loss
 costs no more than with one ordering. Some spaces first run a *pruned pass* that skips
 moves which are seldom needed; if that pass runs out of states, a complete pass follows.

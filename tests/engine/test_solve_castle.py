@@ -204,21 +204,21 @@ def solve_with(monkeypatch: pytest.MonkeyPatch, step_weights: tuple[int, ...],
 
 def test_several_orderings_expand_each_position_once_so_a_loss_costs_no_more(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The search takes turns between orderings (steps from the root weighed 2 and 1)
+    """The search takes turns between orderings (steps from the root weighed 2, 1, 1)
     that share one table of positions met: a proved loss expands exactly the positions
     one ordering alone expands (every reachable one, once), whatever the turns."""
     one = solve_with(monkeypatch, (2,), (), 47)
     assert one.result == "lost" and one.nodes > 500
-    for turns in ((), (0, 0, 1), (1, 1, 0)):
+    for turns in ((), (0, 0, 1), (1, 1, 0), (2, 0, 2)):
         several = solve_with(monkeypatch, solve_castle.STEP_WEIGHTS, turns, 47)
         assert (several.result, several.nodes) == ("lost", one.nodes), turns
 
 
-def test_a_win_found_by_any_ordering_replays_and_the_default_search_is_two_orderings(
+def test_a_win_found_by_any_ordering_replays_and_the_default_search_is_three_orderings(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Won lines are rebuilt from the positions' keys alone (the space links no moves);
     they replay to a win whichever ordering found them."""
-    assert solve_castle.space(engine.new_game("beleaguered-castle", 1).rules).queues == 2
+    assert solve_castle.space(engine.new_game("beleaguered-castle", 1).rules).queues == 3
     for seed in (1, 3, 61):
         for step_weights in (solve_castle.STEP_WEIGHTS, (1,)):
             answer = solve_with(monkeypatch, step_weights, (), seed)
