@@ -151,6 +151,53 @@ def test_answers_agree_with_brute_force_on_small_random_positions() -> None:
     assert any(outcomes) and not all(outcomes), "wins and losses are both checked"
 
 
+# --- the score kept with each position ---------------------------------------------------
+
+
+def test_the_score_kept_with_each_child_is_its_score_worked_out_afresh() -> None:
+    """A position carries its score (without the steps), worked out for a child from the
+    two rows a move changed and the memo of row scores under its foundation heights; it
+    equals the score of the child's rows worked out from nothing by a new space, and the
+    direct sum over the rows of the documented terms (empty row -4, card 2, card above a
+    lower card of its row +3, else card not one rank below the card under it +1, and the
+    depth of each card the foundations take next)."""
+    rng = random.Random("castle-score")
+    checked = 0
+
+    def direct(rows: list[bytes], heights: tuple[int, ...]) -> int:
+        nexts = {suit << 4 | (h + 1) for suit, h in enumerate(heights) if h < KING}
+        total = 0
+        for row in rows:
+            if not row:
+                total -= 4
+            for i, card in enumerate(row):
+                below = row[:i]
+                total += 2
+                if below and (card & 15) > min(c & 15 for c in below):
+                    total += 3
+                elif not below or (card & 15) != (below[-1] & 15) - 1:
+                    total += 1
+                if card in nexts:
+                    total += len(row) - 1 - i
+        return total
+
+    for _ in range(40):
+        game = blocked_position(rng, (14, 30))
+        space = solve_castle.space(game.rules)
+        _, node = space.settle(game.state)
+        for _ in range(12):
+            kids = space.children(node)
+            for _, child in kids:
+                rows = child[0].split(b"\xff")
+                fresh = solve_castle.space(game.rules)
+                assert child[3] == fresh._static(rows, child[1]) == direct(rows, child[1])
+                checked += 1
+            if not kids:
+                break
+            node = rng.choice(kids)[1]
+    assert checked >= 300
+
+
 # --- the card just moved is not moved again ------------------------------------------
 
 

@@ -276,6 +276,40 @@ def test_the_solver_works_in_short_slices_and_finds_the_same_answer() -> None:
     assert solver.solution().nodes == whole.nodes
 
 
+def test_the_frontier_gives_the_lowest_score_first_and_the_newest_among_equals() -> None:
+    """Best-first takes the state of lowest score, and of those the one met last: the
+    frontier (a stack per score) gives states in exactly the order a heap on (score,
+    -order met) gives them, with pushes and pops interleaved."""
+    import heapq
+
+    from engine.solver import _frontier, _join
+
+    rng = random.Random("frontier")
+    for _ in range(50):
+        start = [(rng.randint(-3, 6), f"k{n}", n) for n in range(rng.randint(0, 5))]
+        buckets, scores = _frontier(start)
+        heap = [(score, -n, key, state) for n, (score, key, state) in enumerate(start)]
+        heapq.heapify(heap)
+        order = len(start)
+        for _ in range(60):
+            if heap and rng.random() < 0.45:
+                expected = heapq.heappop(heap)
+                low = scores[0]
+                bucket = buckets[low]
+                got = bucket.pop()
+                if not bucket:
+                    del buckets[low]
+                    heapq.heappop(scores)
+                assert (got[0], got[1]) == (expected[0], expected[2])
+            else:
+                item = (rng.randint(-3, 6), f"k{order}", order)
+                heapq.heappush(heap, (item[0], -order, item[1], item[2]))
+                _join(buckets, scores, item)
+                order += 1
+            assert sorted(scores) == sorted({entry[0] for entry in heap})
+            assert all(buckets[score] for score in scores)
+
+
 def test_the_cycle_collector_is_off_while_searching_and_left_as_it_was() -> None:
     """The search switches Python's cycle collector off while it runs (walking its big
     tables cost up to a quarter of the time) and leaves it as it found it."""
