@@ -132,7 +132,8 @@ class _Search:
         self._frontiers = [_frontier([(0, root_key, root)]) for _ in range(self.space.queues)]
         # (a link is (parent key, macro), or the parent key alone: Space.links_macros)
         self._parent: dict[Hashable, Any] = {root_key: None}
-        self._done: set[Hashable] = set()
+        self._done: set[Hashable] = set()  # of those in several frontiers, the expanded
+        self._shared: set[Hashable] = {root_key}
         self._turn = 0
         self._partial: list[tuple[Hashable, State]] = []  # expanded in part by a pruned pass
 
@@ -143,7 +144,7 @@ class _Search:
 
     def _drop(self) -> None:
         self._stack, self._frontiers, self._seen, self._parent = [], [], set(), {}
-        self._partial, self._done = [], set()
+        self._partial, self._done, self._shared = [], set(), set()
 
     def run(self, deadline: float, quota: int) -> int:
         """Expand up to ``quota`` states before ``deadline``; the number expanded."""
@@ -176,6 +177,8 @@ class _Search:
             self._frontiers.append(_frontier(
                 [(space.score(state), key, state) for key, state in self._partial]))
         self._done.difference_update(key for key, _ in self._partial)
+        if space.queues > 1:  # they wait in every frontier again
+            self._shared.update(key for key, _ in self._partial)
         self._partial = []
 
     def _best_first(self, deadline: float, until: int) -> bool:
@@ -199,10 +202,11 @@ class _Search:
         turns = space.turns or tuple(range(queues))
         buckets, scores = frontiers[0]
         fresh: list[tuple[int, Hashable, Any]] = []  # the children each expansion adds
+        shared = self._shared  # the root's children: they wait in every frontier
+        turn = queue = self._turn
         try:
             while True:
                 if queues > 1:  # the next ordering that still holds a state not expanded yet
-                    turn = self._turn
                     for _ in turns:
                         queue = turns[turn]
                         buckets, scores = frontiers[queue]
@@ -221,7 +225,7 @@ class _Search:
                 if nodes >= until or (nodes % _CHECK_EVERY == 0 and clock() >= deadline):
                     return False  # (the turn is taken when the search goes on)
                 if queues > 1:
-                    self._turn = (turn + 1) % len(turns)
+                    turn = (turn + 1) % len(turns)
                     space.queue = queue
                 low = scores[0]
                 bucket = buckets[low]
@@ -239,12 +243,14 @@ class _Search:
                     self._won(self._line(won))
                     return False
                 if queues > 1:
-                    done.add(key)
+                    if key in shared:  # not to be expanded again from another frontier
+                        done.add(key)
                     if parent[key] is None:  # the root: its children join every ordering
                         for queue, (each, ranks) in enumerate(frontiers):
                             space.queue = queue
                             for _, ckey, child in fresh:
                                 _join(each, ranks, (space.score(child), ckey, child))
+                        shared.update(ckey for _, ckey, _ in fresh)
                         continue
                 for item in fresh:
                     bucket = buckets.get(item[0])
@@ -254,7 +260,7 @@ class _Search:
                     else:
                         bucket.append(item)
         finally:
-            self.nodes = nodes
+            self._turn, self.nodes = turn, nodes
 
     def _line(self, key: Hashable) -> list[Macro]:
         """The macros from the root to the state of ``key``, by the parent links (or, for a
