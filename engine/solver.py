@@ -20,7 +20,7 @@ made at once, and a score. The search is best-first on that score (depth-first f
 Doublets) and remembers every key it has met, so each state is expanded once. A space
 may give several orderings (Beleaguered Castle: three, steps from the root weighed 2, 1
 and 1): they take turns, each going on from the states it found itself, over the one
-table of states met, so a win comes as soon as either ordering finds it and a loss
+table of states met, so a win comes as soon as one ordering finds it and a loss
 costs no more than with one ordering. Some spaces first run a *pruned pass* that skips
 moves which are seldom needed; if that pass runs out of states, a complete pass follows.
 Only a complete pass that runs out of states answers "lost": every state reachable from
