@@ -252,7 +252,7 @@ class _Search:
                                 _join(each, ranks, (space.score(child), ckey, child))
                         shared.update(ckey for _, ckey, _ in fresh)
                         continue
-                for item in fresh:
+                for item in fresh:  # (_join, written out: the loop is hot)
                     bucket = buckets.get(item[0])
                     if bucket is None:
                         buckets[item[0]] = [item]
