@@ -15,7 +15,8 @@ sent up first.
 Dead positions have no children: :func:`stuck` proves that no row can ever be emptied
 again, following the foundations up as far as they could ever go (a win empties every
 row). It runs when a position is expanded, not for every child made (most children are
-positions met before), so a dead position costs one expansion.
+positions met before), so a dead position costs one expansion; and not where a row is
+empty or one move empties a row (it would say "not dead" there).
 
 The card just moved is not moved again, when the step that moved it was a plain move
 from row to row (no foundation move with it). Proof sketch: from its new place it can go
@@ -270,10 +271,10 @@ class CastleSpace(Space):
                 if b is None:
                     b = memo[grow] = row_score(grow, nexts)
                 value = static - memo[src] - memo[rows[d]] + a + b
-                child = (ckey if parent is not None else join(new), after, steps, value, card)
             else:
                 value = self._static(new, after)
-                child = (ckey if parent is not None else join(new), after, steps, value, -1)
+            child = (ckey if parent is not None else join(new), after, steps, value,
+                     card if plain else -1)
             if parent is None:
                 if plain:
                     macro = (row_moves[code & 255],)
