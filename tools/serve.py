@@ -10,6 +10,16 @@ unchanged files (the 9 MB wasm above all) are neither re-sent nor, in Chromium, 
 HTTP/1.1 keep-alive avoids a new connection per file. Dot-paths (.git, .venv, ...) are
 not served.
 
+It compresses as a real host does, so that tests and benchmarks see what a player
+downloads: when the request's Accept-Encoding allows, a compressible file (text, scripts,
+JSON, wasm, ...) goes out with `Content-Encoding: br` or `gzip` and `Vary: Accept-Encoding`.
+A precompressed sibling (`file.br`, `file.gz`, as nginx's brotli_static/gzip_static serve
+them; tools/vendor.py and `make dist` write them) is preferred when it is not older than
+the file; otherwise the file is gzipped on the fly, once per process and version of the
+file. Each encoding has its own ETag, so revalidation answers 304 per encoding. Range
+requests are not supported: the whole file comes back with 200, as HTTP allows.
+`--no-compress` serves every file as it is (to measure what compression saves).
+
 Tests and benchmarks use `start_server(root, port=0)`, which runs the same server in a
 background thread on a free port.
 """
@@ -18,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import email.utils
+import gzip
 import http
 import io
 import os
@@ -55,6 +66,74 @@ CONTENT_TYPES = {
     ".woff2": "font/woff2",
 }
 
+# Worth compressing; images, fonts and zip archives are compressed already.
+COMPRESSIBLE = frozenset({
+    ".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".wasm", ".toml", ".py",
+    ".txt", ".md", ".svg",
+})
+# Content codings this server can send, best first, with the sibling suffix of each.
+CODINGS = (("br", ".br"), ("gzip", ".gz"))
+
+
+def accepted_codings(header: str | None) -> dict[str, float]:
+    """The q-value of each coding in an Accept-Encoding header (``*`` kept as a key)."""
+    accepted: dict[str, float] = {}
+    for item in (header or "").split(","):
+        name, _, params = item.partition(";")
+        name = name.strip().lower()
+        if not name:
+            continue
+        q = 1.0
+        for param in params.split(";"):
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        accepted["gzip" if name == "x-gzip" else name] = q
+    return accepted
+
+
+def choose_coding(header: str | None, available: list[str]) -> str | None:
+    """The coding to send among ``available`` (best first), or None for the file as it is.
+
+    The client's highest q-value wins; on a tie the server's order (brotli first) decides.
+    A coding with q=0, or not named when ``*`` is absent, is not acceptable; the file goes
+    out as it is when identity is named with a higher q than every acceptable coding.
+    """
+    accepted = accepted_codings(header)
+    best, best_q = None, 0.0
+    for coding in available:
+        q = accepted.get(coding, accepted.get("*", 0.0))
+        if q > best_q:
+            best, best_q = coding, q
+    if best is None or accepted.get("identity", 0.0) > best_q:
+        return None
+    return best
+
+
+_GZIPPED: dict[Path, tuple[tuple[int, int], bytes]] = {}
+_GZIP_LOCKS: dict[Path, threading.Lock] = {}
+_GZIP_GUARD = threading.Lock()
+
+
+def gzipped(path: Path, st: os.stat_result) -> bytes:
+    """The gzip of ``path``, made once per (path, mtime, size) and kept for the process.
+
+    A lock per file: parallel requests for the 9 MB wasm wait for one compression.
+    """
+    key = (st.st_mtime_ns, st.st_size)
+    with _GZIP_GUARD:
+        lock = _GZIP_LOCKS.setdefault(path, threading.Lock())
+    with lock:
+        known = _GZIPPED.get(path)
+        if known is not None and known[0] == key:
+            return known[1]
+        body = gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+        _GZIPPED[path] = (key, body)  # replaces an older version of the file
+        return body
+
 
 class Handler(SimpleHTTPRequestHandler):
     """GET/HEAD of files under the served directory, with validators and no-cache."""
@@ -63,6 +142,7 @@ class Handler(SimpleHTTPRequestHandler):
     timeout = 30  # close idle keep-alive connections so their threads end
     server_version = "PocketPatienceDev"
     quiet = False
+    compress = True  # br/gzip when the request accepts it (see the module docstring)
 
     def send_head(self):
         parsed = urllib.parse.urlsplit(self.path)
@@ -97,17 +177,29 @@ class Handler(SimpleHTTPRequestHandler):
         try:
             st = os.fstat(f.fileno())
             etag = f'"{st.st_mtime_ns:x}-{st.st_size:x}"'
+            coding, body, etag = self._encoded(path, st, etag)
+            if body is not None:
+                f.close()
+                f = body
+            compressible = path.suffix.lower() in COMPRESSIBLE and self.compress
             last_modified = self.date_time_string(int(st.st_mtime))
             if self._not_modified(etag, st.st_mtime):
                 f.close()
                 self.send_response(http.HTTPStatus.NOT_MODIFIED)
                 self.send_header("ETag", etag)
                 self.send_header("Last-Modified", last_modified)
+                if compressible:
+                    self.send_header("Vary", "Accept-Encoding")
                 self.end_headers()
                 return None
             self.send_response(http.HTTPStatus.OK)
             self.send_header("Content-Type", self.guess_type(str(path)))
-            self.send_header("Content-Length", str(st.st_size))
+            length = st.st_size if body is None else len(body.getbuffer())
+            self.send_header("Content-Length", str(length))
+            if coding is not None:
+                self.send_header("Content-Encoding", coding)
+            if compressible:
+                self.send_header("Vary", "Accept-Encoding")
             self.send_header("ETag", etag)
             self.send_header("Last-Modified", last_modified)
             self.end_headers()
@@ -115,6 +207,35 @@ class Handler(SimpleHTTPRequestHandler):
         except Exception:
             f.close()
             raise
+
+    def _encoded(self, path: Path, st: os.stat_result,
+                 etag: str) -> tuple[str | None, io.BytesIO | None, str]:
+        """(coding, encoded body, ETag) for the request; (None, None, etag) as it is.
+
+        A fresh sibling wins over gzip made here; the ETag names the coding (and the
+        sibling's own version), so a cached br body is never validated for a gzip request.
+        """
+        if not self.compress or path.suffix.lower() not in COMPRESSIBLE:
+            return None, None, etag
+        siblings: dict[str, Path] = {}
+        for coding, suffix in CODINGS:
+            sibling = path.with_name(path.name + suffix)
+            try:
+                sib = sibling.stat()
+            except OSError:
+                continue
+            if sib.st_mtime_ns >= st.st_mtime_ns:
+                siblings[coding] = sibling
+        available = [c for c, _ in CODINGS if c in siblings or c == "gzip"]
+        coding = choose_coding(self.headers.get("Accept-Encoding"), available)
+        if coding is None:
+            return None, None, etag
+        sibling = siblings.get(coding)
+        if sibling is None:
+            return coding, io.BytesIO(gzipped(path, st)), f'{etag[:-1]}-{coding}"'
+        data = sibling.read_bytes()
+        sib = sibling.stat()
+        return coding, io.BytesIO(data), f'{etag[:-1]}-{coding}.{sib.st_mtime_ns:x}"'
 
     def _send_bytes(self, body: bytes, content_type: str):
         """A generated response (the service worker with its precache list filled in)."""
@@ -168,10 +289,10 @@ class Server(ThreadingHTTPServer):
 
 
 def make_server(root: Path = ROOT, host: str = "127.0.0.1", port: int = 8000,
-                quiet: bool = False) -> Server:
+                quiet: bool = False, compress: bool = True) -> Server:
     """A server for `root` bound to host:port (port 0 picks a free one); not yet serving."""
     directory = str(Path(root).resolve())
-    handler = type("BoundHandler", (Handler,), {"quiet": quiet})
+    handler = type("BoundHandler", (Handler,), {"quiet": quiet, "compress": compress})
 
     def factory(*args, **kwargs):
         return handler(*args, directory=directory, **kwargs)
@@ -180,12 +301,12 @@ def make_server(root: Path = ROOT, host: str = "127.0.0.1", port: int = 8000,
 
 
 def start_server(root: Path = ROOT, host: str = "127.0.0.1", port: int = 0,
-                 quiet: bool = True) -> tuple[Server, str]:
+                 quiet: bool = True, compress: bool = True) -> tuple[Server, str]:
     """Serve `root` from a daemon thread; returns the server and its base URL.
 
     Stop it with `server.shutdown(); server.server_close()`.
     """
-    server = make_server(root, host, port, quiet)
+    server = make_server(root, host, port, quiet, compress)
     # A short poll interval: shutdown() waits up to one interval (0.5 s by default).
     thread = threading.Thread(
         target=server.serve_forever, kwargs={"poll_interval": 0.05}, name="serve", daemon=True
@@ -201,9 +322,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
     parser.add_argument("--directory", type=Path, default=ROOT)
     parser.add_argument("--quiet", action="store_true", help="do not log requests")
+    parser.add_argument("--no-compress", dest="compress", action="store_false",
+                        help="never send br or gzip (every file as it is)")
     args = parser.parse_args(argv)
 
-    server = make_server(args.directory, args.host, args.port, args.quiet)
+    server = make_server(args.directory, args.host, args.port, args.quiet, args.compress)
     host, port = server.server_address[:2]
     print(f"Serving {args.directory} at http://{host}:{port}/ (Ctrl+C to stop)", flush=True)
     try:
