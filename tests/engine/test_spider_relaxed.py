@@ -1,9 +1,10 @@
-"""Relaxed Spider, shared/rules/spider-relaxed-and-play-controls.txt: what differs from
-spider.txt (any face-up descending run moves as one group, mixed suits included) and what
+"""Relaxed Spider, docs/rules/spider-relaxed.md: what differs from
+docs/rules/spider.md (any face-up descending run moves as one group, mixed suits included) and what
 stays (only a same-suit King..Ace run clears; deals need ten non-empty columns; layout).
 
-Test names cite the section of that file: "Cards and setup", "Tableau rules and allowed
-moves", "Completing sequences", "Dealing from Stock", "Playing your cards" (undo).
+Test names start with the section they check: cards_and_setup §2, tableau_rules §4,
+completing_sequences §5, dealing_from_stock §6, playing_your_cards (undo) is
+docs/rules/play-controls.md §5.
 """
 
 from __future__ import annotations
@@ -50,8 +51,8 @@ def filled(variant: str = "spider-relaxed-4", **columns: list[str]) -> engine.Ga
 
 
 def test_tableau_rules_any_face_up_descending_run_moves_mixed_suits_included() -> None:
-    """Tableau rules: "You can move any face-up descending run as one stack, even if it
-    mixes suits" -- every tail of the run may be picked up."""
+    """§4.3: any face-up descending run moves as one group, mixed suits included --
+    every tail of the run may be picked up."""
     game = filled(t0=cards("4c") + MIXED, t1=["JD"], t2=["TH"], t3=["9S"], t4=["8H"])
     from_t0 = {m for m in game.legal_moves() if m.src == "t0"}
     assert from_t0 == {Move("t0", "t1", 4), Move("t0", "t2", 3), Move("t0", "t3", 2),
@@ -59,7 +60,7 @@ def test_tableau_rules_any_face_up_descending_run_moves_mixed_suits_included() -
 
 
 def test_tableau_rules_mixed_run_moves_as_one_group_in_order() -> None:
-    """Tableau rules: the stack moves as a unit, keeping its order; the card under it flips."""
+    """§4.3-§4.4: the stack moves as a unit, keeping its order; the card under it flips."""
     game = filled(t0=cards("4c") + MIXED, t1=["JD"])
     game.play(Move("t0", "t1", 4))
     assert piles(game)["t1"] == ["JD"] + MIXED
@@ -69,7 +70,7 @@ def test_tableau_rules_mixed_run_moves_as_one_group_in_order() -> None:
 
 @pytest.mark.parametrize("suits", ["1", "2", "4"])
 def test_the_same_mixed_group_is_illegal_in_standard_spider(suits: str) -> None:
-    """The one difference: standard Spider (spider.txt section 4) refuses the mixed group
+    """The one difference: standard Spider (docs/rules/spider.md §4) refuses the mixed group
     that the relaxed game moves. Checked on the same position for each suit count."""
     group = cards("TS 9H 8S 7H") if suits != "1" else cards("TS 9S 8S 7S")
     position = {"t0": group, "t1": ["JD"], **{f"t{i}": ["2D"] for i in range(2, 10)}}
@@ -85,8 +86,8 @@ def test_the_same_mixed_group_is_illegal_in_standard_spider(suits: str) -> None:
 
 
 def test_tableau_rules_a_group_goes_on_exactly_one_rank_higher_any_suit() -> None:
-    """Tableau rules: "place a card (or a stack) onto a card that is one rank higher...
-    Suit does not matter for placing"."""
+    """§4.1: a card or a stack goes onto a card exactly one rank higher, whatever the
+    suits."""
     game = filled(t0=MIXED, t1=["JS"], t2=["QD"], t3=["TD"], t4=["JH"])
     assert Move("t0", "t1", 4) in game.legal_moves()
     assert Move("t0", "t4", 4) in game.legal_moves()
@@ -121,8 +122,7 @@ def test_tableau_rules_empty_columns_accept_any_card_or_stack() -> None:
 
 
 def test_completing_sequences_mixed_suit_king_to_ace_never_clears() -> None:
-    """Completing sequences: "A mixed-suit run can be moved around freely but will never
-    clear" -- built with a group move, then moved whole to an empty column."""
+    """§5.2: a mixed-suit run moves anywhere and never clears -- built with a group move, then moved whole to an empty column."""
     top = cards("KS QS JS TS 9S 8S 7S")
     tail = cards("6H 5S 4S 3S 2S AS")
     game = relaxed("spider-relaxed-2", t0=top, t1=cards("9h") + tail, t2=["5D"])
@@ -135,7 +135,7 @@ def test_completing_sequences_mixed_suit_king_to_ace_never_clears() -> None:
 
 
 def test_completing_sequences_same_suit_king_to_ace_clears_at_once() -> None:
-    """Completing sequences: a single-suit K..A on top of a column clears automatically;
+    """§5.1: a single-suit K..A on top of a column clears automatically;
     the cards under it stay, and the exposed ones flip."""
     game = relaxed("spider-relaxed-4", t0=cards("3c JD") + run("KC", "6C"),
                    t1=cards("8h") + run("5C", "AC"))
@@ -146,7 +146,7 @@ def test_completing_sequences_same_suit_king_to_ace_clears_at_once() -> None:
 
 
 def test_completing_sequences_a_same_suit_run_under_a_mixed_top_does_not_clear() -> None:
-    """Completing sequences: only "the top of a column" counts: K..A spades with a card of
+    """§5.1: only the top of a column counts: K..A spades with a card of
     another run on it is not complete until that card leaves."""
     game = relaxed("spider-relaxed-2", t0=run("KS", "2S"), t1=cards("AH"), t2=cards("AS"))
     game.play(Move("t1", "t0"))  # a mixed K..A (ace of hearts on top)
@@ -158,7 +158,7 @@ def test_completing_sequences_a_same_suit_run_under_a_mixed_top_does_not_clear()
 
 
 def test_completing_sequences_deal_can_complete_a_run() -> None:
-    """Dealing from Stock: "A deal can complete runs, which then clear as usual"."""
+    """§6.1: a deal can complete runs, which then clear as in §5."""
     game = filled("spider-relaxed-2", t4=run("KH", "2H"),
                   stock=cards("2s 3s 4s 5s 6s ah 8s 9s ts js"))
     game.play(DEAL)
@@ -166,7 +166,7 @@ def test_completing_sequences_deal_can_complete_a_run() -> None:
 
 
 def test_completing_sequences_won_at_eight() -> None:
-    """Objective: when you clear all 8 sequences, you win."""
+    """§1: clearing the eighth sequence wins."""
     game = relaxed("spider-relaxed-4",
                    **{f"f{i}": full_run("SHDC"[i % 4]) for i in range(7)},
                    t0=run("KC", "2C"), t1=["AC"])
@@ -179,7 +179,7 @@ def test_completing_sequences_won_at_eight() -> None:
 
 @pytest.mark.parametrize("variant", RELAXED)
 def test_cards_and_setup(variant: str) -> None:
-    """Cards and setup: 104 cards; columns 1-4 have 6 cards, 5-10 have 5; only the top card
+    """§2: 104 cards; columns 1-4 have 6 cards, 5-10 have 5; only the top card
     face up; 50 in the stock; no waste. spider-relaxed-4 is two 52-card decks."""
     game = engine.new_game(variant, 4242)
     pos = piles(game)
@@ -195,7 +195,7 @@ def test_cards_and_setup(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", RELAXED)
 def test_relaxed_deals_the_same_cards_as_standard_spider(variant: str) -> None:
-    """Same layout and deck: deal n of the relaxed game is deal n of standard Spider."""
+    """§7.2, same layout and deck: deal n of the relaxed game is deal n of standard Spider."""
     strict = variant.replace("relaxed-", "")
     for seed in (1, 65536, 2**32 - 1):
         a, b = engine.new_game(variant, seed), engine.new_game(strict, seed)
@@ -203,7 +203,7 @@ def test_relaxed_deals_the_same_cards_as_standard_spider(variant: str) -> None:
 
 
 def test_dealing_from_stock_needs_all_ten_columns() -> None:
-    """Dealing from Stock: one row of ten face-up cards, only when all 10 columns are
+    """§6: one row of ten face-up cards, only when all 10 columns are
     non-empty."""
     stock = cards("ac 2c 3c 4c 5c 6c 7c 8c 9c tc")
     game = filled(t6=[], t0=cards("QH JD"), stock=stock)
@@ -215,7 +215,7 @@ def test_dealing_from_stock_needs_all_ten_columns() -> None:
 
 
 def test_playing_your_cards_undo_takes_back_stock_deals_and_groups() -> None:
-    """Playing your cards: unlimited undo that takes back stock deals too."""
+    """docs/rules/play-controls.md §5: unlimited undo that takes back stock deals too."""
     game = engine.new_game("spider-relaxed-4", 2718)
     start = game.position()
     game.play(DEAL)
