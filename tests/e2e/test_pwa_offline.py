@@ -1,5 +1,6 @@
-"""Offline and installable (issue 5): the service worker precaches the app, a reload with
-the network off gives the table as it was, Chromium reports no installability errors."""
+"""Offline and installable (docs/architecture.md §4): the service worker precaches the app, a
+reload with the network off gives the table as it was, Chromium reports no installability
+errors."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Autosave, statistics and share links in the page (issue 5: "Autosave and restore",
-"Statistics (per variant)", "Share links"; spider.txt section 8: an abandoned game counts
-as a loss; section 10: statistics per variant)."""
+"""Autosave, statistics and share links in the page (docs/rules/play-controls.md §8
+autosave, §9 share links, §11 statistics per variant: an abandoned game counts as a
+loss)."""
 
 from __future__ import annotations
 
@@ -73,8 +73,8 @@ def test_autosave_restores_the_game_with_its_undo_and_redo_lines(table):
 
 
 def test_a_win_then_an_abandoned_game_then_reset(table):
-    # Klondike one move from the end (klondike.txt: the game is won when all 52 cards are
-    # on the foundations).
+    # Klondike one move from the end (docs/rules/klondike.md §8.1: the game is won when
+    # all 52 cards are on the foundations).
     found = {f"f{i}": [r + s for r in RANKS] for i, s in enumerate("SHDC")}
     found["f3"] = found["f3"][:-1]
     open_fresh(table)

@@ -1,6 +1,6 @@
-"""Accessibility basics and the page around the table (issue 4): accessible names for cards
-and piles, nothing about a face-down card anywhere in the DOM, a polite live region, a
-loading screen with real progress, Share and Stats controls that answer."""
+"""Accessibility basics and the page around the table (docs/architecture.md §2): accessible
+names for cards and piles, nothing about a face-down card anywhere in the DOM, a polite live
+region, a loading screen with real progress, Share and Stats controls that answer."""
 
 from __future__ import annotations
 
@@ -86,7 +86,8 @@ def test_the_loading_screen_shows_progress_until_the_table_is_ready(table):
 
 
 def test_a_bad_link_says_why_and_keeps_the_game(table):
-    """Issue 4: a bad link gives a clear message and loses nothing; no URL text as HTML."""
+    """docs/rules/play-controls.md §9: a bad link gives a clear message and loses nothing; no
+    URL text as HTML."""
     game = table.new("beleaguered-castle", 1)
     move = first_move(game)
     table.click_card(move.src, table.count(move.src) - 1)

@@ -14,7 +14,7 @@ from engine import Move
 from tests.e2e.table_helpers import _desk, _table  # noqa: F401 (fixtures)
 
 RANKS = "A23456789TJQK"
-DOUBLING = "A24836QJ95T7"  # doublets.txt: the foundation's rank order
+DOUBLING = "A24836QJ95T7"  # docs/rules/doublets.md §3.4: the rank order
 
 
 def up(suit: str) -> list[str]:
@@ -30,7 +30,7 @@ def doublets_chain() -> list[str]:
 
 
 WINS = {
-    # spider.txt: the eighth K..A sequence clears and the game is won.
+    # docs/rules/spider.md §8: the eighth K..A sequence clears and the game is won.
     "spider-1": ({**{f"f{i}": down_run("S") for i in range(7)}, "t0": down_run("S")[:-1],
                   "t1": ["AS"]}, Move("t1", "t0")),
     "klondike": ({"f0": up("S"), "f1": up("H"), "f2": up("D"), "f3": up("C")[:-1],

@@ -1,7 +1,7 @@
 """Every game on the table: links, drags, taps, double-clicks and the stock.
 
-spider-relaxed-and-play-controls.txt ("Playing your cards"), whose controls DESIGN.md
-applies to every game; klondike.txt, beleaguered-castle.txt, doublets.txt for the moves.
+docs/rules/play-controls.md §2-§4, for every game; docs/rules/klondike.md,
+beleaguered-castle.md and doublets.md for the moves.
 After every action the DOM must equal the CPython engine's position after the same move.
 """
 
@@ -127,7 +127,7 @@ def test_klondike_empty_stock_click_recycles_the_waste(table):
 
 
 def test_doublets_empty_stock_click_redeals(table):
-    """doublets.txt: two redeals; touching the empty stock turns the waste over."""
+    """docs/rules/doublets.md §6.2: two redeals; touching the empty stock turns the waste over."""
     game = table.new("doublets", 21)
     while any(m.src == "stock" for m in game.legal_moves()):
         table.act("stock")
@@ -143,7 +143,8 @@ RUN = {"t0": ["9S", "8H", "7S"], "t1": ["TD"], **{f"t{i}": ["KS"] for i in range
 
 
 def test_spider_picks_up_only_a_same_suit_group(table):
-    """spider.txt: only same-suit runs move as a group; dragging 9S-8H-7S does nothing."""
+    """docs/rules/spider.md §4: only same-suit runs move as a group; dragging 9S-8H-7S does
+    nothing."""
     game = engine.from_position("spider-2", RUN)
     table.load(game)
     table.drag("t0", 0, "t1")
@@ -152,7 +153,7 @@ def test_spider_picks_up_only_a_same_suit_group(table):
 
 
 def test_relaxed_spider_picks_up_any_descending_run(table):
-    """spider-relaxed-and-play-controls.txt: any descending run moves as one stack."""
+    """docs/rules/spider-relaxed.md §4.3: any descending run moves as one stack."""
     game = engine.from_position("spider-relaxed-2", RUN)
     table.load(game)
     table.drag("t0", 0, "t1")

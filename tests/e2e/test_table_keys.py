@@ -1,9 +1,9 @@
 """Keyboard, hint, undo/redo and restart on the table.
 
-spider-relaxed-and-play-controls.txt "Playing your cards": H hint, U undo, R redo with no
-modifier; Cmd/Ctrl+Z, Cmd/Ctrl+Shift+Z and Ctrl+Y; the hint highlights a move; New Game's
-"Restart current game" asks first. Issue 4: full play without a mouse (Tab/arrows move
-focus, Enter/Space pick up and drop, Escape cancels).
+docs/rules/play-controls.md §6: H hint, U undo, R redo with no modifier; Cmd/Ctrl+Z,
+Cmd/Ctrl+Shift+Z and Ctrl+Y; full play without a mouse (Tab/arrows move focus,
+Enter/Space pick up and drop, Escape cancels); §7: the hint highlights a move; §10: New
+Game's "Restart current game" asks first.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def test_arrow_keys_move_between_the_cards_of_a_pile(table):
 def test_h_highlights_a_legal_move(table, variant, seed):
     game = table.new(variant, seed)
     table.page.keyboard.press("h")
-    # The solver thinks first, in slices (issue 6; tests/e2e/test_table_solver.py).
+    # The solver thinks first, in slices (docs/solver.md §12; tests/e2e/test_table_solver.py).
     table.page.wait_for_function(HINT_DONE_JS, timeout=10_000)
     shown = table.page.evaluate(HINT_JS)
     answer = engine.solve(game, budget_ms=400)

@@ -1,4 +1,4 @@
-"""The solver in the page (issue 6, "In the app"), against the CPython solver.
+"""The solver in the page (docs/solver.md §12), against the CPython solver.
 
 - Hint first asks the solver: on a deal the solver wins quickly the highlighted move is
   the first move of the CPython solver's line; the search runs in slices, so no long task

@@ -1,4 +1,5 @@
-"""Spider on the card table: mouse drags, the stock, undo (spider.txt, play controls)."""
+"""Spider on the card table: mouse drags, the stock, undo (docs/rules/spider.md,
+play-controls.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The table on a 360x640 touch phone and on a 1920x1080 desktop: touch drags and taps,
-and every game's cards fit on screen, long columns included (issue 4, "Tables")."""
+and every game's cards fit on screen, long columns included (docs/architecture.md §2)."""
 
 from __future__ import annotations
 

@@ -115,8 +115,8 @@ def play_random(game: Game, choices: list[int]) -> list[engine.Move]:
 
 
 # ---------------------------------------------------------------- Spider, read independently
-# Written straight from shared/rules/spider.txt (sections 4-7) and
-# spider-relaxed-and-play-controls.txt on the text form of a position, without engine
+# Written straight from docs/rules/spider.md (§4-§7) and
+# docs/rules/spider-relaxed.md (§4-§6) on the text form of a position, without engine
 # internals, so tests can check the engine's move list and results in positions of real play.
 
 SPIDER_COLUMNS = [f"t{i}" for i in range(10)]
@@ -152,7 +152,7 @@ def spider_movable(group: list[str], relaxed: bool) -> bool:
 
 
 def spider_moves(piles: dict[str, list[str]], relaxed: bool) -> set[Move]:
-    """Every legal move: section 4 for the tableau, section 6 for the deal."""
+    """Every legal move: spider.md §4 for the tableau, §6 for the deal."""
     out: set[Move] = set()
     for src in SPIDER_COLUMNS:
         col = piles[src]

@@ -121,7 +121,8 @@ def test_never_a_sequence_as_a_unit() -> None:
 
 
 def test_the_run_moves_card_by_card() -> None:
-    """§8 row 1: a whole run moves only as a series of legal single-card moves: 8♦ 7♣ reach the 9♠ through the empty row."""
+    """§8 row 1: a whole run moves only as a series of legal single-card moves: 8♦ 7♣ reach the
+    9♠ through the empty row."""
     g = game(t0="8D 7C", t1="9S", t2="")
     for text in ("t0-t2", "t0-t1", "t2-t1"):
         g.play(engine.parse_move(g, text))

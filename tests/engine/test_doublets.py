@@ -60,9 +60,9 @@ def test_deal_seven_reserve_cards_one_foundation_card_44_in_the_stock(seed: int)
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_deal_sends_a_king_to_the_bottom_of_the_stock_and_deals_the_next_card(seed: int) -> None:
-    """§2: a King dealt to the reserve goes to the bottom of the stock and the next card
-    is dealt in its place (the foundation card too, §9.2). Cards come from the end of engine.rng.shuffled (pop = top): r0..r6,
-    then f0."""
+    """§2: a King dealt to the reserve goes to the bottom of the stock and the next card is
+    dealt in its place (the foundation card too, §9.2). Cards come from the end of
+    engine.rng.shuffled (pop = top): r0..r6, then f0."""
     deck = shuffled(standard_deck(), seed)
     dealt: list[int] = []
     while len(dealt) < 8:
@@ -114,7 +114,8 @@ def test_example_six_takes_the_queen_and_the_queen_takes_the_jack() -> None:
 
 
 def test_example_sequence_from_the_ace_regardless_of_suit() -> None:
-    """§3.4: A 2 4 8 3 6 Q J 9 5 T 7 A and round again, §3.2: regardless of suit; emptied reserve spaces refill from the stock."""
+    """§3.4: A 2 4 8 3 6 Q J 9 5 T 7 A and round again, §3.2: regardless of suit; emptied
+    reserve spaces refill from the stock."""
     g = game(f0="AS", stock="ad 7h tc 5s 9d", **reserve("2H", "4C", "8D", "3S", "6H", "QC", "JD"))
     played = []
     for want in DOUBLING[1:] + ["A"]:

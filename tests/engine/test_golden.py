@@ -245,7 +245,7 @@ def _golden_piles(variant: str, seed: int) -> dict[str, list[str]]:
 
 @pytest.mark.parametrize(("variant", "seed"), CASES)
 def test_golden_value_is_a_correct_deal(variant: str, seed: int) -> None:
-    """The recorded value itself obeys spider.txt sections 2 and 3."""
+    """The recorded value itself obeys docs/rules/spider.md §2 and §3."""
     golden = _golden_piles(variant, seed)
     columns = [golden[f"t{i}"] for i in range(10)]
     assert [len(c) for c in columns] == [6, 6, 6, 6, 5, 5, 5, 5, 5, 5]

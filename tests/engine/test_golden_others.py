@@ -205,7 +205,7 @@ GOLDEN: dict[str, dict[int, dict[str, str]]] = {
 )
 def test_golden_opening_position(variant: str, seed: int) -> None:
     """The exact opening position of a pinned deal (doublets 5 and 13 send Kings under
-    the stock: doublets.txt "Rules")."""
+    the stock: docs/rules/doublets.md §2)."""
     game = engine.new_game(variant, seed)
     want = {pid: text.split() for pid, text in GOLDEN[variant][seed].items()}
     assert game.position()["piles"] == want

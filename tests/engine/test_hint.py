@@ -1,9 +1,9 @@
-"""engine.hint: spider-relaxed-and-play-controls.txt, "Playing your cards", "Hint".
+"""engine.hint: docs/rules/play-controls.md §7 "Hint".
 
-"Hint: highlights the most useful move it finds, preferring one that turns over a
-face-down card or joins cards of the same suit. When nothing on the board helps, it
-points at the Stock." The play controls apply to every game (DESIGN.md), so issue 3
-asks the same of Klondike, Beleaguered Castle and Doublets: prefer a move that advances
+The hint highlights the most useful move, preferring one that turns a face-down card up
+or joins cards of the same suit, and points at the stock when nothing on the board
+helps. The play controls apply to every game (play-controls.md §1), so the same goes
+for Klondike, Beleaguered Castle and Doublets: prefer a move that advances
 a foundation or uncovers a card, point at the stock (turn, recycle, redeal) when
 nothing helps, and never a move that merely shuffles back and forth (a whole pile into
 an empty pile, a card off a card it already legally sits on, undoing the last move).
@@ -118,23 +118,22 @@ def test_spider_empties_a_column_that_another_card_can_use() -> None:
 
 
 def test_klondike_advances_a_foundation() -> None:
-    """Hint (issue 3): advances a foundation: 2H to its Ace beats 2H onto 3S."""
+    """play-controls.md §7: advances a foundation: 2H to its Ace beats 2H onto 3S."""
     g = klondike(f1="AH", waste="2H", t0="3S")
     assert Move("waste", "t0") in g.legal_moves()
     assert engine.hint(g) == Move("waste", "f1")
 
 
 def test_klondike_turning_a_hidden_card_beats_a_foundation_move() -> None:
-    """klondike.txt "How to play well": turning a face-down tableau card usually creates
-    more choices than moving an available card to a foundation ("Prefer a move that
-    uncovers a hidden card")."""
+    """docs/rules/klondike.md §7 row 1: turning a face-down tableau card usually opens
+    more choices than sending an available card to a foundation."""
     g = klondike(t0="kd 7S", t1="8H", t2="2C", f3="AC")
     assert Move("t2", "f3") in g.legal_moves()
     assert engine.hint(g) == Move("t0", "t1")
 
 
 def test_klondike_checks_the_tableau_before_drawing() -> None:
-    """klondike.txt "Useful tips": check the tableau again before drawing from the stock."""
+    """docs/rules/klondike.md §7 row 3: look over the tableau again before drawing."""
     g = klondike(t0="2d 7S", t1="8H", stock="7c")
     assert engine.hint(g) == Move("t0", "t1")
 
@@ -154,7 +153,7 @@ def test_klondike_plays_a_waste_card_into_the_tableau() -> None:
 
 
 def test_klondike_empties_a_column_only_when_a_king_can_use_it() -> None:
-    """klondike.txt "Useful tips": create an empty column only when a King can use it:
+    """docs/rules/klondike.md §7 row 2: empty a column only when a King can use it:
     5H onto 6S helps nothing without a King to fill t0, and is the hint with KD on the
     waste."""
     assert engine.hint(klondike(t0="5H", t1="6S", stock="7c")) == Move("stock", "waste")
@@ -165,7 +164,7 @@ def test_klondike_empties_a_column_only_when_a_king_can_use_it() -> None:
 
 
 def test_klondike_uncovers_a_card_for_its_foundation() -> None:
-    """Hint (issue 3): uncovers a card: 5H leaves the 6S it legally sits on only because
+    """play-controls.md §7: uncovers a card: 5H leaves the 6S it legally sits on only because
     the 6S can then go to its foundation."""
     g = klondike(t0="6S 5H", t1="6C", f0="AS 2S 3S 4S 5S", stock="7c")
     assert engine.hint(g) == Move("t0", "t1")
@@ -185,7 +184,7 @@ def test_klondike_never_takes_a_foundation_card_back_for_nothing() -> None:
 
 
 def test_castle_worked_example_uncovers_the_two_then_sends_it_home() -> None:
-    """beleaguered-castle.txt 07 Worked example, as hints: 7♥ onto 8♣ (it uncovers 2♦,
+    """docs/rules/beleaguered-castle.md §7 worked example, as hints: 7♥ onto 8♣ (it uncovers 2♦,
     not a mere 7♣ off a King), then 2♦ to its foundation."""
     g = castle(t0="2D 7H", t1="8C", t2="KS 7C")
     assert Move("t2", "t1") in g.legal_moves()

@@ -1,9 +1,9 @@
-"""The Beleaguered Castle solver's shortcuts (engine/solve_castle.py; issue 6).
+"""The Beleaguered Castle solver's shortcuts (engine/solve_castle.py; docs/solver.md).
 
 Every rule that lets the solver skip positions -- the dead-position test, safe moves to
 the foundations, the pruned first pass -- is checked on small constructed positions whose
-answer a brute-force search over the real rules (beleaguered-castle.txt 03 Legal actions,
-05 Ending the game: every legal move, exact positions) settles, and on random small
+answer a brute-force search over the real rules (docs/rules/beleaguered-castle.md §3 Legal
+actions, §5 Ending the game: every legal move, exact positions) settles, and on random small
 positions against the same brute force.
 """
 
@@ -60,8 +60,8 @@ BLOCKED_AFTER_A_FOUNDATION_MOVE = (
 
 
 def test_stuck_sees_past_foundation_moves_when_no_row_can_ever_empty() -> None:
-    """beleaguered-castle.txt 03/05: a foundation move is still legal (6S), yet no row can
-    ever be emptied, so no win: the dead-position test says so although a card can still
+    """docs/rules/beleaguered-castle.md §3, §5.2: a foundation move is still legal (6S), yet no
+    row can ever be emptied, so no win: the dead-position test says so although a card can still
     go up, and brute force over the real rules agrees."""
     game = castle(*BLOCKED_AFTER_A_FOUNDATION_MOVE)
     assert any(m.dst == "f0" for m in game.legal_moves())
@@ -138,8 +138,8 @@ def near_blocked(rng: random.Random) -> Game:
 
 
 def test_answers_agree_with_brute_force_on_small_random_positions() -> None:
-    """beleaguered-castle.txt 03/05: on random small positions, "won" replays to a win and
-    "lost" comes only where brute force over every legal move finds no win; both
+    """docs/rules/beleaguered-castle.md §3, §5.2: on random small positions, "won" replays to a
+    win and "lost" comes only where brute force over every legal move finds no win; both
     answers occur."""
     rng = random.Random("castle-solver")
     outcomes: list[bool] = []

@@ -1,12 +1,12 @@
-"""The Klondike solver's shortcuts (engine/solve_klondike.py; issue 6).
+"""The Klondike solver's shortcuts (engine/solve_klondike.py; docs/solver.md, Klondike).
 
-Rules: /work/shared/rules/klondike.txt ("Rules of the game": build down in alternating
-colours, only a King enters an empty column, one card turned at a time with unlimited
-recycles, foundations built up by suit; "Common questions": a card may come back from a
-foundation). Every shortcut that lets the solver skip positions is checked here against
-a brute-force search over the real rules (every legal move, exact positions) or against
-the search without the shortcut: Twos played home at once, the complete pass that
-re-expands only what the pruned pass left out, and the bit-mask dead-position test.
+Rules: docs/rules/klondike.md (§2: build down in alternating colours, only a King enters an
+empty column, one card turned at a time, foundations built up by suit; §4: unlimited recycles;
+§9 row 3: a card may come back from a foundation). Every shortcut that lets the solver skip
+positions is checked here against a brute-force search over the real rules (every legal move,
+exact positions) or against the search without the shortcut: Twos played home at once, the
+complete pass that re-expands only what the pruned pass left out, and the bit-mask
+dead-position test.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ def suit_run(suit: int, low: int, high: int) -> list[str]:
 
 
 def test_a_two_goes_home_at_once_though_an_ace_of_the_other_colour_is_out() -> None:
-    """klondike.txt, foundations built up by suit: the 2 of spades goes home at once even
-    with the Ace of hearts in play (it could only ever take a red Ace, which can always go
+    """docs/rules/klondike.md §2.4, foundations built up by suit: the 2 of spades goes home at
+    once even with the Ace of hearts in play (it could only ever take a red Ace, which can always go
     home instead); the Ace it uncovers and the cards after it follow, and the settled
     moves replay legally to a win, as the brute force agrees."""
     game = engine.from_position("klondike", {
@@ -222,8 +222,9 @@ def test_dead_agrees_with_a_plain_fixed_point_of_its_rules() -> None:
 
 
 def test_dead_when_the_two_of_spades_lies_under_the_only_king_that_could_move() -> None:
-    """klondike.txt: only a King enters an empty column; cards may come back from the
-    foundations. Every column is full, the 2 of spades lies face down under the King of
+    """docs/rules/klondike.md §2.2 and §9 row 3: only a King enters an empty column;
+    cards may come back from the foundations. Every column is full, the 2 of spades lies face
+    down under the King of
     spades, and no spade fits on a spade: a red card could hold one only if it came back,
     and each red card comes back only after the cards on it, first the red Kings, which
     could come back only to an empty column. Dead, as the brute force agrees."""

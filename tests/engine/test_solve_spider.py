@@ -1,5 +1,5 @@
-"""Spider's search space (engine/solve_spider.py; rules: spider.txt and
-spider-relaxed-and-play-controls.txt).
+"""Spider's search space (engine/solve_spider.py; rules: docs/rules/spider.md and
+docs/rules/spider-relaxed.md).
 
 What is checked: the compact nodes the space searches follow the engine's own rules
 (every step's moves replay with SpiderRules.apply to the node's position, and the
@@ -81,8 +81,8 @@ def played_games(variant: str, count: int, seed: str) -> list[Game]:
 
 
 def test_complete_pass_offers_exactly_the_engine_moves_and_children_replay() -> None:
-    """spider.txt / relaxed rules "Tableau rules and allowed moves" and "Dealing from
-    Stock": in the complete pass the steps are exactly the engine's legal moves, each
+    """docs/rules/spider.md §4, §6 and spider-relaxed.md §4, §6 (moves and deals): in the
+    complete pass the steps are exactly the engine's legal moves, each
     replaying to its node; the pruned pass offers some of them."""
     for variant in ("spider-4", "spider-relaxed-4", "spider-2", "spider-1"):
         for game in played_games(variant, 6, variant):
@@ -95,7 +95,7 @@ def test_complete_pass_offers_exactly_the_engine_moves_and_children_replay() -> 
 
 
 def test_small_positions_won_and_lost() -> None:
-    """spider.txt "Completing sequences": a run completed clears and eight clear a win;
+    """docs/rules/spider.md §7-§8: a run completed clears and eight clear a win;
     the solver's line replays to that win. A position with no move and no stock is lost."""
     piles = seven_cleared()
     piles["t0"] = run(KING, 9, 1)
@@ -115,7 +115,7 @@ def test_small_positions_won_and_lost() -> None:
 
 
 def test_keys_sort_columns_only_when_the_stock_is_empty() -> None:
-    """spider.txt "Dealing from Stock": a deal puts one card on each column in order, so
+    """docs/rules/spider.md §6 and §11.3: a deal puts one card on each column in order, so
     columns are interchangeable only once the stock is out."""
     rules = rules_for("spider-4")
     space = SpiderSpace(rules)

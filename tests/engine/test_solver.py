@@ -1,4 +1,4 @@
-"""The solver (engine/solver.py, engine/solve_*.py; issue 6).
+"""The solver (engine/solver.py, engine/solve_*.py; docs/solver.md).
 
 What is checked: a won answer's moves replay with Game.play to a win under the engine's
 own rules; a lost answer is right on small constructed positions, both hand-made ones
@@ -48,7 +48,8 @@ def text(rank: int, suit: int, down: bool = False) -> str:
 
 @pytest.mark.parametrize("variant", engine.VARIANTS)
 def test_a_won_answer_replays_to_a_win_under_the_rules(variant: str) -> None:
-    """Issue 6: 'won (with the list of moves, which replays to a win)', every variant."""
+    """docs/solver.md §1: 'won' comes with the list of moves, which replays to a win; every
+    variant."""
     hard = variant.endswith("-4")  # four-suit Spider: fewer deals are solved quickly
     for seed in range(1, 60):
         game = engine.new_game(variant, seed)
@@ -82,8 +83,9 @@ def test_a_won_position_answers_won_with_no_moves() -> None:
 
 
 def test_castle_lost_when_the_twos_lie_under_kings_and_no_row_can_empty() -> None:
-    """beleaguered-castle.txt 03/05: Kings move only to an empty row, and no row can empty
-    here (the 3s and 6s only shuttle between the 7s), so no 2 ever reaches a foundation."""
+    """docs/rules/beleaguered-castle.md §3, §5.2: Kings move only to an empty row, and no
+    row can empty here (the 3s and 6s only shuttle between the 7s), so no 2 ever reaches a
+    foundation."""
     game = engine.from_position("beleaguered-castle", {
         "f0": ["AS"], "f1": ["AH"], "f2": ["AD"], "f3": ["AC"],
         "t0": ["2S", "KH"], "t1": ["2H", "KS"], "t2": ["2D", "KC"], "t3": ["2C", "KD"],
@@ -96,7 +98,8 @@ def test_castle_lost_when_the_twos_lie_under_kings_and_no_row_can_empty() -> Non
 
 
 def test_klondike_lost_when_no_card_can_ever_move_but_the_stock() -> None:
-    """klondike.txt: build down in alternating colours, only a King enters an empty column.
+    """docs/rules/klondike.md §2.1-§2.2: build down in alternating colours, only a King
+    enters an empty column.
     Only spades are in play and every column is full: no spade fits on a spade, the red
     Kings on the foundations could come back only to an empty column, and the 2 of spades
     lies under the King of spades, so turning the stock round and round is all there is."""
@@ -111,8 +114,8 @@ def test_klondike_lost_when_no_card_can_ever_move_but_the_stock() -> None:
 
 
 def test_doublets_lost_when_no_card_of_the_needed_rank_is_left() -> None:
-    """doublets.txt: the foundation takes only the double of its top card; here it needs a
-    2, the reserve holds none (and dead Kings), and there is no stock or waste."""
+    """docs/rules/doublets.md §3.2: the foundation takes only the double of its top card; here
+    it needs a 2, the reserve holds none (and dead Kings), and there is no stock or waste."""
     found = ["2S", "4S", "8S", "3S", "6S", "QS", "JS", "9S", "5S", "TS", "7S", "AS"]
     reserve = ["KH", "KD", "KC", "KS", "4H", "8H", "3H"]
     game = engine.from_position("doublets", {
@@ -121,8 +124,8 @@ def test_doublets_lost_when_no_card_of_the_needed_rank_is_left() -> None:
 
 
 def test_klondike_win_that_needs_a_card_dug_out_of_a_foundation() -> None:
-    """klondike.txt: cards may come back from the foundations. Here a win needs cards
-    brought back from under others on their foundation to hold cards still in play; a
+    """docs/rules/klondike.md §9 row 3: cards may come back from the foundations. Here a win
+    needs cards brought back from under others on their foundation to hold cards still in play; a
     too eager pruning of returns once answered this position "lost" (found by the
     brute-force comparison below)."""
     game = engine.from_position("klondike", {
@@ -349,7 +352,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_solve_json_prints_exactly_one_object_of_the_documented_shape() -> None:
-    """Issue 6: {"result": "won"|"lost"|"unknown", "moves": [move texts], "nodes", "ms"};
+    """docs/solver.md §1: {"result": "won"|"lost"|"unknown", "moves": [move texts], "nodes", "ms"};
     the move texts are those parse_move reads."""
     done = cli("solve", "klondike", "1", "--budget-ms", "3000", "--json")
     assert done.returncode == 0 and done.stderr == ""
@@ -418,7 +421,7 @@ SHIPPED = [v for v in engine.VARIANTS if winnable_path(v).exists()]
 
 
 def test_winnable_lists_are_shipped_for_every_variant() -> None:
-    """Issue 6: proven-winnable deal numbers a variant, as data, made by the CLI."""
+    """docs/solver.md §11: proven-winnable deal numbers a variant, as data, made by the CLI."""
     for variant in engine.VARIANTS:
         deals = winnable_deals(variant)
         assert len(deals) >= 1000, variant

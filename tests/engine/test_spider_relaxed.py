@@ -122,7 +122,8 @@ def test_tableau_rules_empty_columns_accept_any_card_or_stack() -> None:
 
 
 def test_completing_sequences_mixed_suit_king_to_ace_never_clears() -> None:
-    """§5.2: a mixed-suit run moves anywhere and never clears -- built with a group move, then moved whole to an empty column."""
+    """§5.2: a mixed-suit run moves anywhere and never clears -- built with a group move, then
+    moved whole to an empty column."""
     top = cards("KS QS JS TS 9S 8S 7S")
     tail = cards("6H 5S 4S 3S 2S AS")
     game = relaxed("spider-relaxed-2", t0=top, t1=cards("9h") + tail, t2=["5D"])

@@ -1,4 +1,5 @@
-"""`make dist` (issue 5: a deployable static folder with the precache list baked in)."""
+"""`make dist` (README.md "Deploying": a deployable static folder with the precache list baked
+in)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Install icons (issue 5, "Offline and installable": icons 192 and 512 px plus a maskable
+"""Install icons (docs/architecture.md §4, installable: icons 192 and 512 px plus a maskable
 one, and an apple-touch-icon in the page)."""
 
 from __future__ import annotations

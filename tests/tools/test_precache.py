@@ -1,5 +1,5 @@
-"""The service worker's precache list and content-hash cache name (issue 5, "Offline and
-installable": a cache name that changes whenever any precached file changes)."""
+"""The service worker's precache list and content-hash cache name (docs/architecture.md §4,
+offline: a cache name that changes whenever any precached file changes)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Share links (issue 5, "Share links"; spider-relaxed-and-play-controls.txt "Saving and
-sharing": a short link that recreates the same starting deal)."""
+"""Share links (docs/rules/play-controls.md §9: a short link that recreates the same
+starting deal)."""
 
 from __future__ import annotations
 

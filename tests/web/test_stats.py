@@ -1,6 +1,6 @@
-"""Statistics per variant (spider.txt section 10 "Scoring and statistics": moves, elapsed
-time and win/loss per variant; undo count tracked but never a penalty; spider.txt section 8:
-an abandoned game counts as a loss)."""
+"""Statistics per variant (docs/rules/play-controls.md §11, from spider.md §10: moves,
+elapsed time and win/loss per variant; undo count tracked but never a penalty; spider.md
+§8: an abandoned game counts as a loss)."""
 
 from __future__ import annotations
 

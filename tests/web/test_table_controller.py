@@ -1,8 +1,8 @@
 """The table controller (web/controller.py) in CPython: intents in, render payloads out.
 
-Rules referred to: spider-relaxed-and-play-controls.txt "Playing your cards" (tap, stock,
-undo/redo, hint), "Saving and sharing" (autosave, New Game menu), spider.txt section 10
-(elapsed time), issue 4 (tap sends a card to its best legal destination).
+Rules referred to: docs/rules/play-controls.md §3 (a tap sends a card to its best legal
+destination), §4 (stock), §5 (undo/redo), §7 (hint), §8 (autosave), §10 (New Game
+menu), §11 (elapsed time).
 """
 
 from __future__ import annotations
@@ -109,7 +109,8 @@ def test_last_variant_is_remembered():
 
 
 def test_tap_prefers_a_foundation_over_a_build():
-    """Issue 4: a tap sends the card to its best legal destination, foundations first."""
+    """docs/rules/play-controls.md §3.1: a tap sends the card to its best legal destination,
+    foundations first."""
     game = engine.from_position("klondike", {
         "t0": ["2H"], "t1": ["3S"], "f1": ["AH"], "stock": ["kd"], "waste": []})
     table = make_table()
@@ -149,7 +150,7 @@ def test_foundation_intent_only_goes_to_a_foundation():
 
 
 def test_stock_deals_and_says_why_it_cannot():
-    """spider.txt: a row can be dealt only when every column has a card."""
+    """docs/rules/spider.md §6: a row can be dealt only when every column has a card."""
     table = make_table()
     table.start("?game=spider-1&deal=5")
     assert table.handle("stock")["event"] == "move"
@@ -193,7 +194,7 @@ def test_restart_goes_back_to_the_same_deal():
 
 
 def test_clock_starts_with_the_first_move_and_pauses_while_hidden():
-    """spider.txt section 10: elapsed time; issue 4: it pauses while the page is hidden."""
+    """docs/rules/play-controls.md §11: elapsed time, paused while the page is hidden."""
     now = FakeTime()
     table = make_table(now=now)
     table.start("?game=klondike&deal=11")

@@ -1,7 +1,6 @@
 """Autosave, statistics and share links through the table's controller, in CPython
-(issue 5: "Autosave and restore", "Statistics (per variant)", "Share links"; spider.txt
-section 8: an abandoned game counts as a loss; section 10: undo count recorded, never a
-penalty)."""
+(docs/rules/play-controls.md §8 autosave, §9 share links, §11 statistics: an abandoned
+game counts as a loss; the undo count is recorded, never a penalty)."""
 
 from __future__ import annotations
 
@@ -43,7 +42,7 @@ def first_moves(t: Table, n: int) -> None:
 
 
 def nearly_won_klondike() -> engine.Game:
-    """Klondike with every card home but the king of clubs (klondike.txt: how the game ends)."""
+    """Klondike with every card home but the king of clubs (docs/rules/klondike.md §8)."""
     found = {f"f{i}": [r + s for r in RANKS] for i, s in enumerate("SHDC")}
     found["f3"] = found["f3"][:-1]
     return engine.from_position("klondike", dict(found, t0=["KC"]))

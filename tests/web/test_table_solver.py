@@ -1,6 +1,6 @@
 """The table's solver features in CPython (web/solver_intents.py through Table.handle).
 
-Issue 6, "In the app": Hint first asks the solver (in slices) and shows the first move of
+docs/solver.md §12, at the table: Hint first asks the solver (in slices) and shows the first move of
 a winning line, else falls back to the heuristic hint; a line being followed answers
 the next hints at once and any other move drops it; "Winnable deals only" per variant
 draws new deals from engine.winnable_deals; "This game can no longer be won" only where
