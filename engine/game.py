@@ -134,18 +134,33 @@ class Game:
         pos.update(self.rules.info(self.state))
         return pos
 
-    def record(self) -> dict[str, Any]:
-        """A JSON-able record: variant, seed, every move (redo line too) and the undo cursor."""
+    @property
+    def line(self) -> tuple[Move, ...]:
+        """Every move of the line, the undone ones (the redo line) too, oldest first.
+
+        A saver can compare it with the line it saved last and write only what changed,
+        where :meth:`record` spells out every move again.
+        """
+        return tuple(self._moves)
+
+    def header(self) -> dict[str, Any]:
+        """The record without its moves: variant, seed, undo cursor, undo count (and the
+        start position of a game set up by :func:`from_position`)."""
         rec: dict[str, Any] = {
             "variant": self.variant,
             "seed": self.seed,
-            "moves": [str(m) for m in self._moves],
             "cursor": self._cursor,
             "undo_count": self.undo_count,
         }
         if self._custom:
             start = self._states[0]
             rec["start"] = {"piles": self.rules.texts(start), "passes": start.passes}
+        return rec
+
+    def record(self) -> dict[str, Any]:
+        """A JSON-able record: variant, seed, every move (redo line too) and the undo cursor."""
+        rec = self.header()
+        rec["moves"] = [str(m) for m in self._moves]
         return rec
 
     def copy(self) -> Game:

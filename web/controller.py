@@ -20,12 +20,16 @@ import engine
 from engine.cards import SUIT_MASK, parse_card
 from web import labels, share
 from web.pwa_intents import PwaIntents
+from web.saves import GameSaves, Saved
 from web.solver_intents import SolverIntents
 from web.stats import StatsBook
-from web.storage import Storage
+from web.storage import Notice, Storage
 
 MAX_DEAL = 2**32 - 1
 Payload = dict[str, Any]
+# Intents that never act on the game in play: they do not wait to follow another tab.
+UNSYNCED = frozenset({"watch", "hint_step"})
+FOLLOWED = "This game was changed in another tab: it is shown here as it is now."
 
 
 class Clock:
@@ -83,24 +87,29 @@ class Table(PwaIntents, SolverIntents):
     def __init__(self, storage: Storage, now: Callable[[], float] = time.monotonic,
                  rng: random.Random | None = None) -> None:
         self.storage = storage
+        storage.adopt_unscoped()
+        self.saves = GameSaves(storage)
         self.now = now
         self.rng = rng or random.Random()
         self.solver_init()
         self.settings = storage.settings(engine.VARIANTS)
         self.game: engine.Game = engine.new_game(self.settings["variant"], self.random_seed())
+        self.game_id = self.new_id()
         self.clock = Clock(now)
-        self.notice = ""  # a message for a dialog (e.g. a bad link), shown once
+        self.notices: list[Notice] = []  # messages for dialogs (e.g. a bad link), shown once
         self.stats = StatsBook(storage, engine.VARIANTS)
         self.recorded = False  # the current game's result is in the statistics
         self.pending_link: share.Link | None = None  # a link to open once the player agrees
-        self.saved_recorded = False
-        self.told_no_save = False
 
     # -- opening a game -------------------------------------------------------------------
 
     def random_seed(self) -> int:
         """A random deal number."""
         return self.rng.randint(1, MAX_DEAL)
+
+    def new_id(self) -> str:
+        """An id for a newly dealt game: its result is counted once, whichever tab ends it."""
+        return f"{self.rng.getrandbits(64):016x}"
 
     def start(self, query: str = "") -> Payload:
         """Open the game the page starts with: a link's deal, else the autosave, else a new deal.
@@ -109,19 +118,21 @@ class Table(PwaIntents, SolverIntents):
         what would have opened without it, so nothing is lost.
         """
         link = self.parse_link(query)
-        saved, elapsed_ms = self.restore()
+        saved = self.restore()
         if link is not None:
             variant, seed = link
-            if saved is not None and (saved.variant, saved.seed) == (variant, seed):
-                self.adopt(saved, elapsed_ms, self.saved_recorded)
-            elif saved is not None and saved.record()["moves"] and not self.saved_recorded:
+            game = saved.game if saved is not None else None
+            if saved is not None and (game.variant, game.seed) == (variant, seed):
+                self.resume(saved)
+            elif saved is not None and (game.can_undo or game.can_redo) \
+                    and not saved.recorded:
                 # A game in progress: keep it until the player agrees to leave it.
-                self.adopt(saved, elapsed_ms)
+                self.resume(saved)
                 self.pending_link = share.Link(variant, seed)
             else:
                 self.open(variant, seed)
         elif saved is not None:
-            self.adopt(saved, elapsed_ms, self.saved_recorded)
+            self.resume(saved)
         else:
             self.open(self.settings["variant"], self.draw_seed(self.settings["variant"]))
         return self.render("start", announce=f"{labels.title(self.game.variant)}, deal "
@@ -132,32 +143,28 @@ class Table(PwaIntents, SolverIntents):
         try:
             link = share.parse_link(query, engine.VARIANTS, labels.TITLES)
         except share.LinkError as error:
-            self.notice = f"{error} Your current game is still here."
+            self.notices.append({"title": "Link not opened",
+                                 "text": f"{error} Your current game is still here."})
             return None
         return None if link is None else (link.variant, link.deal)
 
-    def restore(self) -> tuple[engine.Game | None, int]:
-        """The autosaved game still in play and its elapsed ms (a broken save is dropped)."""
-        saved = self.storage.saved_game()
-        self.saved_recorded = False
-        if saved is None:
-            return None, 0
-        try:
-            game = engine.replay(saved["record"])
-        except (ValueError, TypeError, KeyError) as error:
-            self.storage.problems.append(f"The saved game could not be restored ({error}).")
-            self.storage.forget_game()
-            return None, 0
-        self.saved_recorded = saved.get("recorded") is True
-        if game.status == "won":
-            return None, 0
-        elapsed = saved.get("elapsed_ms", 0)
-        valid = isinstance(elapsed, int) and not isinstance(elapsed, bool) and elapsed >= 0
-        return game, elapsed if valid else 0
+    def restore(self) -> Saved | None:
+        """The autosaved game still in play (a damaged save is kept aside, not used)."""
+        saved = self.saves.load()
+        if saved is None or saved.game.status == "won":
+            return None
+        return saved
 
-    def adopt(self, game: engine.Game, elapsed_ms: int = 0, recorded: bool = False) -> None:
+    def resume(self, saved: Saved) -> None:
+        """Put a saved game on the table as it was saved."""
+        recorded = saved.recorded or self.stats.counted(saved.game_id)
+        self.adopt(saved.game, saved.elapsed_ms, recorded, saved.game_id)
+
+    def adopt(self, game: engine.Game, elapsed_ms: int = 0, recorded: bool = False,
+              game_id: str | None = None) -> None:
         """Make ``game`` the one on the table, with its clock (a resumed game's time goes on)."""
         self.game = game
+        self.game_id = game_id or self.new_id()
         self.game_replaced()
         self.recorded = recorded
         self.pending_link = None
@@ -178,6 +185,8 @@ class Table(PwaIntents, SolverIntents):
     def handle(self, kind: str, data: dict[str, Any] | None = None) -> Payload:
         """Act on one player intent and return the render payload."""
         data = data or {}
+        if kind not in UNSYNCED and self.saves.changed_elsewhere():
+            return self.follow()
         handler = getattr(self, f"do_{kind}", None)
         if handler is None:
             return self.render("none", announce="")
@@ -186,6 +195,23 @@ class Table(PwaIntents, SolverIntents):
     def do_state(self) -> Payload:
         """Nothing to do: the current payload."""
         return self.render("none")
+
+    def do_sync(self) -> Payload:
+        """Another tab wrote the app's data: take in its statistics (the game, if changed,
+        was followed before this intent ran)."""
+        self.stats.refresh()
+        return self.render("none")
+
+    def follow(self) -> Payload:
+        """Another tab moved on in the saved game, or saved another one: show it here
+        rather than ever writing over it."""
+        self.stats.refresh()
+        saved = self.restore()
+        if saved is None:  # the other tab ended the game: keep it on view, counted or not
+            self.recorded = self.recorded or self.stats.counted(self.game_id)
+        else:
+            self.resume(saved)
+        return self.render("sync", announce=FOLLOWED)
 
     def do_play(self, src: str, dst: str, count: int = 1) -> Payload:
         """Play the move a drag or a keyboard drop names, if legal."""
@@ -290,13 +316,15 @@ class Table(PwaIntents, SolverIntents):
         if status == "won":
             if not self.recorded:
                 self.record_result(won=True)
-            self.storage.forget_game()
+            self.saves.forget()
         else:
             self.save()
 
     def save(self) -> None:
-        """Autosave the game, its time and whether its result is already counted."""
-        self.storage.save_game(self.game.record(), self.clock.ms(), self.recorded)
+        """Autosave the game, its time and whether its result is already counted; never
+        over a save that another tab wrote meanwhile (the next intent follows that one)."""
+        if not self.saves.changed_elsewhere():
+            self.saves.save(self.game, self.game_id, self.clock.ms(), self.recorded)
 
     def best_move(self, pile: str, count: int) -> engine.Move | None:
         """The best legal move of the top ``count`` cards of ``pile`` for a tap.
@@ -413,7 +441,7 @@ class Table(PwaIntents, SolverIntents):
             "progress": labels.progress(variant, pos_for_progress),
             "announce": announce,
         }
-        if event in ("start", "new"):
+        if event in ("start", "new", "sync"):
             payload["pile_names"] = {pid: labels.pile_name(variant, pid) for pid in piles}
             payload["settings"] = dict(self.settings)
             payload["variants"] = [[v, labels.title(v)] for v in engine.VARIANTS]
@@ -423,8 +451,6 @@ class Table(PwaIntents, SolverIntents):
             payload["card_names"] = labels.card_names()
         self.add_pwa_fields(payload)
         self.add_solver_fields(payload, event)
-        if self.notice:
-            payload["notice"], self.notice = self.notice, ""
         return payload
 
 

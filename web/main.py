@@ -38,20 +38,26 @@ class LocalStorage:
     def removeItem(self, key: str) -> None:  # noqa: N802
         self.js.removeItem(key)
 
+    def keys(self) -> list[str]:
+        """Every key of the origin's storage (other apps' too: the caller filters)."""
+        js = self.js
+        return [str(js.key(i)) for i in range(int(js.length))]
+
 
 def main() -> None:
     # Imported here, so that an engine that fails to import shows on the loading screen.
     from pyodide.ffi import create_proxy
 
     from web.controller import Table
-    from web.storage import Storage
+    from web.storage import Storage, scope_of
 
     window.performance.mark("pp:imported")
     try:
         backend = LocalStorage(window.localStorage)
     except Exception:  # storage forbidden (some private modes): play without it
         backend = None
-    table = Table(Storage(backend))
+    # Keys are scoped to the app's folder: two copies on one origin never share data.
+    table = Table(Storage(backend, scope_of(str(window.location.pathname))))
     table.hold_gc = True  # no cyclic collection while solver tables live (solver_intents.py)
 
     def dispatch(kind: str, data_json: str) -> str:
@@ -64,8 +70,9 @@ def main() -> None:
 
     window.ppDispatch = create_proxy(dispatch)  # kept alive for the page's lifetime
     first = table.start(str(window.location.search))
-    if window.location.search:
+    if window.location.search and "link" not in first:
         # The link has done its work: a reload resumes the autosave, not the link's deal.
+        # A link still waiting for the player's answer stays, so a reload asks again.
         window.history.replaceState(None, "", window.location.pathname)
     window.ppTable.start(window.ppDispatch, json.dumps(first, separators=(",", ":")))
     # Everything alive now (the interpreter, the engine, this module) lives as long as the

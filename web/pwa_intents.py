@@ -36,21 +36,23 @@ class PwaIntents:
     storage: Storage
     recorded: bool
     pending_link: share.Link | None
-    told_no_save: bool
+    game_id: str
+    notices: list[dict[str, Any]]
 
     # -- counting results -----------------------------------------------------------------
 
     @property
     def in_progress(self) -> bool:
-        """A game with at least one move whose result is not counted yet."""
-        return bool(self.game.record()["moves"]) and not self.recorded
+        """A game with at least one move (undone or not) whose result is not counted yet."""
+        game = self.game
+        return (game.can_undo or game.can_redo) and not self.recorded
 
     def record_result(self, won: bool) -> None:
-        """Count the current game in the statistics (once)."""
+        """Count the current game in the statistics (once, whichever tab ends it)."""
         game = self.game
         clock = self.clock  # type: ignore[attr-defined]
         self.stats.record(game.variant, Result(won, clock.ms(), game.move_count,
-                                               game.undo_count, game.seed))
+                                               game.undo_count, game.seed), self.game_id)
         self.recorded = True
 
     def abandon(self) -> None:
@@ -65,14 +67,10 @@ class PwaIntents:
             link, self.pending_link = self.pending_link, None
             payload["link"] = {"variant": link.variant, "deal": link.deal,
                                "title": labels.title(link.variant)}
-        problems = self.storage.take_problems() + self.stats.problems
-        self.stats.problems = []
-        if self.storage.write_failed and not self.told_no_save:
-            self.told_no_save = True
-            problems.append("This browser does not let the game save: you can play, but "
-                            "progress and statistics will not be kept.")
-        if problems:
-            payload["storage_notice"] = " ".join(problems)
+        notices = self.notices + self.storage.take_notices()
+        self.notices = []
+        if notices:
+            payload["notices"] = notices
 
     # -- the statistics view --------------------------------------------------------------
 
@@ -80,6 +78,7 @@ class PwaIntents:
         """The statistics of ``variant`` (default: the game on the table) for the view."""
         if variant not in engine.VARIANTS:
             variant = self.game.variant
+        self.stats.refresh()
         vs = self.stats.stats.of(variant)
         return {
             "event": "stats",
@@ -89,7 +88,8 @@ class PwaIntents:
             "rows": summary(vs),
             "played": vs.played,
             "chart": chart_svg(vs.recent),
-            "saving": not self.storage.write_failed,
+            "saving": not (self.storage.write_failed or self.storage.read_failed),
+            "damaged": len(self.storage.damaged()),
         }
 
     def do_stats_reset(self, variant: str | None = None, everything: bool = False) -> Payload:
@@ -119,6 +119,20 @@ class PwaIntents:
         games = sum(vs.played for vs in imported.variants.values())
         answer.update(ok=True, message=f"Statistics imported: {games} games.")
         return answer
+
+    # -- damaged data kept aside ----------------------------------------------------------
+
+    def do_damaged_export(self, now: str = "") -> Payload:
+        """The damaged values kept aside, as a file for the player to download."""
+        day = now[:10] if len(now) >= 10 else "export"
+        return {"event": "damaged_export", "text": self.storage.damaged_export(),
+                "filename": f"pocket-patience-damaged-data-{day}.json"}
+
+    def do_damaged_clear(self) -> Payload:
+        """Delete the damaged values kept aside (the page asked the player first)."""
+        count = self.storage.damaged_clear()
+        return {"event": "damaged_clear", "damaged": len(self.storage.damaged()),
+                "message": f"Deleted {count} damaged saved value{'s' if count != 1 else ''}."}
 
     # -- sharing ----------------------------------------------------------------------------
 

@@ -23,6 +23,8 @@ import json
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from web import jsontext
+
 SCHEMA = 1
 APP = "pocket-patience"
 KIND = "statistics"
@@ -32,6 +34,7 @@ CHART_GAMES = 20       # results the chart shows
 MAX_COUNT = 10**9      # sanity bound on counters in files
 MAX_MS = 10**11        # about three years of play: beyond this a time is not believable
 MAX_FILE_CHARS = 1_000_000
+GAMES_KEPT = 500       # ids of counted games kept (a game is counted once, in any tab)
 
 
 class StatsFileError(ValueError):
@@ -217,9 +220,9 @@ def parse_export(text: str, known: tuple[str, ...] | list[str]) -> Stats:
     if not isinstance(text, str) or len(text) > MAX_FILE_CHARS:
         raise StatsFileError("This file is too large to be a statistics file.")
     try:
-        doc = json.loads(text)
-    except ValueError:
-        raise StatsFileError("This file is not a statistics file (it is not JSON).") from None
+        doc = jsontext.loads(text, MAX_FILE_CHARS)
+    except jsontext.JsonTextError as exc:
+        raise StatsFileError(f"This file is not a statistics file (it is {exc}).") from None
     if not isinstance(doc, dict) or doc.get("app") != APP or doc.get("kind") != KIND:
         raise StatsFileError("This file is not a Pocket Patience statistics file.")
     schema = doc.get("schema")
@@ -237,17 +240,29 @@ def parse_export(text: str, known: tuple[str, ...] | list[str]) -> Stats:
 # -- keeping them -------------------------------------------------------------------------
 
 class StatsBook:
-    """The statistics kept in storage: record results, reset, export and import."""
+    """The statistics kept in storage: record results, reset, export and import.
+
+    Several tabs of the app write the same statistics, so a result is never added to a
+    copy held in memory and written over what another tab stored: each write re-reads the
+    stored statistics first, and every finished game has an id, kept in the stored list of
+    counted games, so it is counted exactly once whichever tabs record it. A tab also
+    remembers the results it recorded in this visit; if another tab's write (made from a
+    copy read a moment too early) lost one of them, :meth:`refresh` puts it back.
+    """
 
     def __init__(self, storage: Any, known: tuple[str, ...] | list[str]) -> None:
         self.storage = storage
         self.known = tuple(known)
         self.problems: list[str] = []
+        self.games: list[str] = []  # ids of the games counted, newest last
+        self.mine: list[tuple[str, str, Result]] = []  # (id, variant, result) counted here
         self.stats = self.load()
 
     def load(self) -> Stats:
-        """The stored statistics; unreadable entries are skipped and listed in problems."""
+        """The stored statistics; a bad entry is reported and the whole value kept aside
+        (the other entries are used)."""
         data = self.storage.read(KEY)
+        self.games = []
         if data is None:
             return Stats()
         try:
@@ -255,24 +270,63 @@ class StatsBook:
                                             else data, self.known, lenient=True)
         except StatsFileError as exc:
             stats, problems = Stats(), [str(exc)]
-        self.problems = problems
+        games = data.get("games") if isinstance(data, dict) else None
+        if isinstance(games, list):
+            self.games = [g for g in games if isinstance(g, str) and len(g) <= 40][-GAMES_KEPT:]
+        if problems:
+            self.problems = problems
+            aside = getattr(self.storage, "set_aside", None)
+            if aside is not None:  # keep the whole value, then store the entries that work
+                aside(KEY, json.dumps(data), "; ".join(problems)[:300])
+                self.storage.write(KEY, {"variants": stats.to_json(), "games": self.games})
         return stats
+
+    def refresh(self) -> bool:
+        """Read the statistics again (another tab may have written them); put back any
+        result of this visit that a write from another tab lost. True if anything changed."""
+        before = (self.stats, self.games)
+        self.stats = self.load()
+        lost = [(gid, variant, result) for gid, variant, result in self.mine
+                if gid not in self.games]
+        for gid, variant, result in lost:
+            self.stats = self.stats.add(variant, result)
+            self.games.append(gid)
+        if lost:
+            self.save()
+        return (self.stats, self.games) != before
 
     def save(self) -> bool:
         """Write the statistics; False when storage refused."""
-        return bool(self.storage.write(KEY, {"variants": self.stats.to_json()}))
+        self.games = self.games[-GAMES_KEPT:]
+        return bool(self.storage.write(KEY, {"variants": self.stats.to_json(),
+                                             "games": self.games}))
 
-    def record(self, variant: str, result: Result) -> bool:
-        """Add a finished game of ``variant``; False when it could not be saved."""
+    def record(self, variant: str, result: Result, game_id: str = "") -> bool:
+        """Add a finished game of ``variant`` unless game ``game_id`` is counted already;
+        False when it could not be saved."""
+        self.refresh()
+        if game_id and game_id in self.games:
+            return True
+        result = replace(result, time_ms=min(result.time_ms, MAX_MS))
         self.stats = self.stats.add(variant, result)
+        if game_id:
+            self.games.append(game_id)
+            self.mine.append((game_id, variant, result))
         return self.save()
 
+    def counted(self, game_id: str) -> bool:
+        """True when game ``game_id`` is in the statistics (this tab or another counted it)."""
+        return game_id in self.games
+
     def reset(self, variant: str | None = None) -> bool:
-        """Forget the statistics of ``variant``, or of every variant."""
+        """Forget the statistics of ``variant``, or of every variant (the ids of the games
+        counted are kept, so no tab counts one of them again)."""
+        self.refresh()
         if variant is None:
             self.stats = Stats()
         else:
             self.stats = Stats({k: v for k, v in self.stats.variants.items() if k != variant})
+        self.mine = [m for m in self.mine if variant is not None and m[1] != variant]
         return self.save()
 
     def export(self, exported_at: str) -> str:
@@ -282,7 +336,9 @@ class StatsBook:
     def import_text(self, text: str) -> Stats:
         """Replace the statistics with a file's; StatsFileError leaves them unchanged."""
         stats = parse_export(text, self.known)
+        self.refresh()
         self.stats = stats
+        self.mine = []
         self.save()
         return stats
 

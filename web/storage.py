@@ -1,53 +1,73 @@
-"""What the page keeps in localStorage: settings, the game in progress, statistics.
+"""What the page keeps in localStorage, and how nothing in it is ever lost.
 
-Every key is namespaced ``pp:v1:<name>`` and every value is a JSON object that carries its
-schema version next to its fields::
+Keys are scoped to the app's folder, so that two copies of the app on one origin (say
+/a/ and /b/ of a project site) never read or overwrite each other's data::
 
-    {"schema": <int>, ...the value's fields}
+    pp:v1:<scope><name>        e.g. pp:v1:/settings, pp:v1:/pp/game
 
-so that a later version of the app can read, migrate or refuse what an earlier one wrote.
-Reading goes through :data:`MIGRATIONS` (one step per schema version, oldest first); an
-object without "schema" is schema 0 (how the first table build stored values) and is
-migrated like any other. A value that is not JSON, has a schema this app does not know
-(a newer app wrote it), or whose migration fails is not used: the reader gets None, the
-raw text is copied to ``pp:v1:unreadable:<name>`` (nothing a player had is destroyed), and
-a sentence for the player is added to :attr:`Storage.problems`.
+Values are JSON objects that carry their schema version next to their fields,
+``{"schema": <int>, ...}``, so a later version can read, migrate or refuse what an earlier
+one wrote. Reading goes through :data:`MIGRATIONS`; an object without "schema" is schema 0
+(the first table build) and is migrated like any other. Keys written before values were
+scoped (``pp:v1:<name>``) are moved into the scope of the first copy that starts.
 
-The backend is anything with ``getItem`` / ``setItem`` / ``removeItem`` (the browser's
-``localStorage``, or :class:`MemoryBackend` in tests). Storage can be missing, full or
-forbidden (private browsing): reads then give the default, writes are skipped and
-:attr:`Storage.write_failed` is set so the page can say progress cannot be saved; the
-game always plays on.
+Nothing a player has is destroyed:
+
+- A value that is too large, too deeply nested, not JSON, from a newer app, or that a
+  reader finds unusable is *set aside*: copied under ``unreadable:<when>:<name>:<hash>``
+  (each distinct value once; at most :data:`DAMAGED_ITEMS` copies and
+  :data:`DAMAGED_CHARS` characters, the oldest dropped first) before the original key is
+  cleared. The player is told once, and can download the copies or delete them.
+  If there is no room for a copy, the original stays where it is and that key is never
+  written again in this session.
+- A read that fails (the browser throws) is not "nothing stored": from then on nothing is
+  written in this session, so the data the browser could not give is never overwritten.
+- A write that fails (quota, private mode) sets :attr:`Storage.write_failed`; the game
+  plays on and the player is told once.
+
+The backend is anything with ``getItem`` / ``setItem`` / ``removeItem`` (and ``keys()``
+to list its keys): the browser's localStorage (web/main.py) or :class:`MemoryBackend`.
 
 Keys (besides "schema"):
-    pp:v1:settings   {"variant": str, "tap": "auto" | "select", "four_colour": bool,
-                      "winnable": [variant, ...]}  (variants whose new deals are drawn from
-                      the proven-winnable lists; absent in older data: read as [])
-    pp:v1:game       {"record": Game.record(), "elapsed_ms": int, "recorded": bool}
-    pp:v1:stats      {"variants": {variant: {...}}} (web/stats.py)
+    settings   {"variant": str, "tap": "auto" | "select", "four_colour": bool,
+                "winnable": [variant, ...]}
+    game, game.<n>   the game in progress (web/saves.py)
+    stats      {"variants": {variant: {...}}, "games": [...], "epoch": str} (web/stats.py)
 """
 
 from __future__ import annotations
 
 import json
+import time
+import zlib
 from collections.abc import Callable
 from typing import Any
 
-PREFIX = "pp:v1:"
-SETTINGS = "settings"  # key names; Storage adds the prefix
-GAME = "game"
-UNREADABLE = PREFIX + "unreadable:"
-SCHEMA = 1
+from web.jsontext import JsonTextError, loads
 
-# A field added later needs no new schema when the reader gives it a default (below).
+PREFIX = "pp:v1:"
+SETTINGS = "settings"  # key names; Storage adds the prefix and the scope
+GAME = "game"
+STATS = "stats"
+DAMAGED = "unreadable:"
+SCHEMA = 1
+LEGACY_NAMES = (SETTINGS, GAME, STATS)
+
+DAMAGED_ITEMS = 8  # copies of damaged values kept at most
+DAMAGED_CHARS = 1_500_000  # and characters in all (localStorage holds about 5 million)
+VALUE_CHARS = 1_000_000  # the largest value read as JSON
+
 DEFAULT_SETTINGS: dict[str, Any] = {"variant": "spider-1", "tap": "auto", "four_colour": True,
                                     "winnable": ()}
 TAP_MODES = ("auto", "select")
 
 # What each stored value is called when the player is told about it.
-NAMES = {"settings": "settings", "game": "saved game", "stats": "statistics"}
+NAMES = {SETTINGS: "settings", GAME: "saved game", STATS: "statistics"}
+READ_TITLE = "Saved data could not be read"
+SAVE_TITLE = "Progress is not being saved"
 
 Migration = Callable[[Any], Any]
+Notice = dict[str, Any]
 
 
 def _from_schema_0(value: Any) -> Any:
@@ -63,6 +83,12 @@ class StorageError(ValueError):
     """A stored value that cannot be used (says why)."""
 
 
+def scope_of(path: str) -> str:
+    """The app's folder for a page path: ``/pp/index.html`` -> ``/pp/``, ``""`` -> ``/``."""
+    folder = path[: path.rfind("/") + 1] if "/" in path else ""
+    return folder if folder.startswith("/") else "/" + folder
+
+
 def unwrap(value: Any, schema: int = SCHEMA,
            migrations: dict[int, Migration] | None = None) -> Any:
     """The fields of a stored value, migrated to ``schema``; StorageError if impossible."""
@@ -72,7 +98,7 @@ def unwrap(value: Any, schema: int = SCHEMA,
     data = dict(value)
     version = data.pop("schema", 0)
     if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-        raise StorageError(f"bad schema version {version!r}")
+        raise StorageError(f"bad schema version {str(version)[:20]!r}")
     if version > schema:
         raise StorageError(f"written by a newer version of the app (schema {version})")
     while version < schema:
@@ -109,108 +135,238 @@ class MemoryBackend:
     def removeItem(self, key: str) -> None:  # noqa: N802
         self.items.pop(key, None)
 
+    def keys(self) -> list[str]:
+        return list(self.items)
+
 
 class Storage:
-    """Typed, versioned access to the app's localStorage keys."""
+    """Scoped, versioned access to the app's localStorage keys that never loses a value."""
 
-    def __init__(self, backend: Any, migrations: dict[int, Migration] | None = None,
-                 schema: int = SCHEMA) -> None:
+    def __init__(self, backend: Any, scope: str = "/", migrations: dict[int, Migration] | None
+                 = None, schema: int = SCHEMA, now: Callable[[], float] = time.time) -> None:
         self.available = backend is not None
         self.backend = backend if backend is not None else MemoryBackend()
+        self.scope = scope
+        self.prefix = PREFIX + scope
         self.migrations = MIGRATIONS if migrations is None else migrations
         self.schema = schema
-        self.problems: list[str] = []   # what could not be restored, for the player
+        self.now = now
+        self.notices: list[Notice] = []  # what the player has to be told, once each
+        self._told: set[str] = set()
         self.write_failed = not self.available
+        self.read_failed = False
+        self.frozen: set[str] = set()  # keys holding damaged data there was no room to copy
 
-    def _full_key(self, key: str) -> str:
-        return key if key.startswith(PREFIX) else PREFIX + key
+    # -- keys and raw text ----------------------------------------------------------------
 
-    def read(self, key: str) -> Any:
-        """The data under ``key``, or None when absent, unreadable or unavailable."""
-        key = self._full_key(key)
-        try:
-            text = self.backend.getItem(key)
-        except Exception:  # storage forbidden
-            return None
-        if text is None:
-            return None
-        text = str(text)
-        try:
-            return unwrap(json.loads(text), self.schema, self.migrations)
-        except (ValueError, RecursionError) as exc:
-            reason = exc if isinstance(exc, StorageError) else "not readable"
-            self._set_aside(key, text, str(reason))
-            return None
+    def key(self, name: str) -> str:
+        """The full localStorage key of ``name`` in this copy's scope."""
+        return self.prefix + name
 
-    def _set_aside(self, key: str, text: str, reason: str) -> None:
-        """Keep an unusable value under an "unreadable" key and tell the player."""
-        name = key.removeprefix(PREFIX)
-        self.problems.append(f"The {NAMES.get(name, name)} could not be restored ({reason}).")
+    def keys(self) -> list[str]:
+        """The names (scope removed) of this copy's keys; [] when they cannot be listed."""
         try:
-            self.backend.setItem(UNREADABLE + name, text)
+            found = list(self.backend.keys())
+        except Exception:
+            return []
+        return [k[len(self.prefix):] for k in found
+                if isinstance(k, str) and k.startswith(self.prefix)]
+
+    def read_text(self, name: str) -> str | None:
+        """The raw text under ``name``; None when absent. A failing read stops all writes."""
+        try:
+            text = self.backend.getItem(self.key(name))
+        except Exception as exc:
+            self.read_failed = True
+            self.tell(SAVE_TITLE, "This browser would not give back what the game saved "
+                      f"({str(exc)[:80]}). You can play, but nothing will be saved in this "
+                      "visit, so that what is stored is not overwritten.")
+            return None
+        return None if text is None else str(text)
+
+    def write_text(self, name: str, text: str) -> bool:
+        """Store ``text`` under ``name``; False (and :attr:`write_failed`) when refused."""
+        key = self.key(name)
+        if self.read_failed or key in self.frozen:
+            return False
+        try:
+            self.backend.setItem(key, text)
+            return True
+        except Exception:  # quota exceeded, storage forbidden
+            if not self.write_failed:
+                self.write_failed = True
+                self.tell(SAVE_TITLE, "This browser does not let the game save: you can "
+                          "play, but progress and statistics will not be kept.")
+            return False
+
+    def remove(self, name: str) -> None:
+        """Forget ``name`` (quietly, whatever the storage says)."""
+        key = self.key(name)
+        if self.read_failed or key in self.frozen:
+            return
+        try:
             self.backend.removeItem(key)
         except Exception:
             pass
 
-    def write(self, key: str, value: Any) -> bool:
-        """Store ``value`` under ``key``; False (and :attr:`write_failed`) when refused."""
-        try:
-            text = json.dumps(wrap(value, self.schema), separators=(",", ":"))
-            self.backend.setItem(self._full_key(key), text)
-            return True
-        except Exception:  # quota exceeded, storage forbidden
-            self.write_failed = True
-            return False
+    # -- values ---------------------------------------------------------------------------
 
-    def remove(self, key: str) -> None:
-        """Forget ``key`` (quietly, whatever the storage says)."""
+    def read(self, name: str, max_chars: int = VALUE_CHARS) -> Any:
+        """The data under ``name``, or None when absent, unreadable (set aside) or failing."""
+        text = self.read_text(name)
+        if text is None:
+            return None
         try:
-            self.backend.removeItem(self._full_key(key))
+            return unwrap(loads(text, max_chars), self.schema, self.migrations)
+        except (JsonTextError, StorageError) as exc:
+            self.set_aside(name, text, str(exc))
+            return None
+
+    def write(self, name: str, value: dict[str, Any]) -> bool:
+        """Store ``value`` (an object) under ``name`` with its schema version."""
+        return self.write_text(name, json.dumps(wrap(value, self.schema), separators=(",", ":")))
+
+    # -- damaged values -------------------------------------------------------------------
+
+    def set_aside(self, name: str, text: str, reason: str, also: tuple[str, ...] = ()) -> None:
+        """Keep ``text`` (what was stored under ``name``) as a damaged copy, then clear
+        ``name`` and the keys ``also`` that belong to it; tell the player once."""
+        what = NAMES.get(name, name)
+        kept = self._keep_copy(name, text)
+        if kept:
+            for part in (name, *also):
+                self.remove(part)
+            words = (f"The {what} could not be used ({reason}). A copy is kept: Download "
+                     "it to look at it, or Delete it.")
+        else:
+            self.frozen.update(self.key(part) for part in (name, *also))
+            words = (f"The {what} could not be used ({reason}), and there is no room to "
+                     "keep a copy, so it is left as it is and will not be overwritten "
+                     "in this visit.")
+        self.tell(READ_TITLE, words, damaged=True)
+
+    def _keep_copy(self, name: str, text: str) -> bool:
+        """Store a copy of ``text`` unless the same one is kept; False if there is no room."""
+        digest = f"{zlib.crc32(text.encode('utf-8', 'replace')):08x}{len(text):x}"
+        copies = self.damaged()
+        if any(c["name"] == name and c["key"].endswith(f":{digest}") for c in copies):
+            return True
+        if self.read_failed or len(text) > DAMAGED_CHARS:
+            return False
+        while copies and (len(copies) >= DAMAGED_ITEMS
+                          or sum(c["chars"] for c in copies) + len(text) > DAMAGED_CHARS):
+            self.remove(copies.pop(0)["key"])
+        when = int(self.now() * 1000)
+        return self.write_text(f"{DAMAGED}{when:013d}:{name}:{digest}", text)
+
+    def damaged(self) -> list[dict[str, Any]]:
+        """The damaged copies kept, oldest first: ``{"key", "name", "when", "chars"}``."""
+        found = []
+        for key in sorted(k for k in self.keys() if k.startswith(DAMAGED)):
+            parts = key[len(DAMAGED):].split(":")
+            text = self.read_text(key) or ""
+            when = int(parts[0]) if parts[0].isdigit() else 0
+            name = parts[1] if len(parts) == 3 else parts[-1]
+            found.append({"key": key, "name": name, "when": when, "chars": len(text)})
+        return found
+
+    def damaged_export(self) -> str:
+        """Every damaged copy as one JSON document, for the player to download."""
+        items = [{"name": c["name"], "when_ms": c["when"], "text": self.read_text(c["key"])}
+                 for c in self.damaged()]
+        doc = {"app": "pocket-patience", "kind": "damaged-data", "scope": self.scope,
+               "items": items}
+        return json.dumps(doc, indent=1) + "\n"
+
+    def damaged_clear(self) -> int:
+        """Delete the damaged copies; how many there were."""
+        copies = self.damaged()
+        for c in copies:
+            self.remove(c["key"])
+        return len(copies)
+
+    # -- telling the player ---------------------------------------------------------------
+
+    def tell(self, title: str, text: str, damaged: bool = False) -> None:
+        """Add a notice for the player, unless the same one was given already."""
+        if text in self._told:
+            return
+        self._told.add(text)
+        self.notices.append({"title": title, "text": text, "damaged": damaged})
+
+    def take_notices(self) -> list[Notice]:
+        """The notices not yet shown (each is shown once)."""
+        notices, self.notices = self.notices, []
+        return notices
+
+    # -- moving keys written before values were scoped ------------------------------------
+
+    def adopt_unscoped(self) -> None:
+        """Move ``pp:v1:<name>`` keys of an older version into this scope (the first copy
+        to start takes them); a key this scope already holds is left where it is."""
+        for name in LEGACY_NAMES:
+            self._move(PREFIX + name, name)
+        try:
+            old = [k for k in self.backend.keys() if isinstance(k, str)
+                   and k.startswith(PREFIX + DAMAGED)]
+        except Exception:
+            old = []
+        for key in old:
+            name = key[len(PREFIX + DAMAGED):]
+            text = self._raw(key)
+            if text is not None and self._keep_copy(name, text):
+                self._drop(key)
+
+    def _move(self, old_key: str, name: str) -> None:
+        text = self._raw(old_key)
+        if text is None or self.read_text(name) is not None or self.read_failed:
+            return
+        if self.write_text(name, text):
+            self._drop(old_key)
+
+    def _raw(self, key: str) -> str | None:
+        try:
+            text = self.backend.getItem(key)
+        except Exception:
+            return None
+        return None if text is None else str(text)
+
+    def _drop(self, key: str) -> None:
+        try:
+            self.backend.removeItem(key)
         except Exception:
             pass
 
-    def take_problems(self) -> list[str]:
-        """The problems met so far (each is reported once)."""
-        problems, self.problems = self.problems, []
-        return problems
+    # -- settings -------------------------------------------------------------------------
 
     def settings(self, variants: tuple[str, ...]) -> dict[str, Any]:
-        """The saved settings with defaults for anything missing or invalid."""
-        saved = self.read(SETTINGS)
+        """The saved settings with defaults for anything missing; a wrong field is reported
+        (and the value kept aside) rather than silently reset."""
+        text = self.read_text(SETTINGS)
+        saved = self.read(SETTINGS, max_chars=20_000)
         out = dict(DEFAULT_SETTINGS)
+        wrong = []
         if isinstance(saved, dict):
-            if saved.get("variant") in variants:
-                out["variant"] = saved["variant"]
-            if saved.get("tap") in TAP_MODES:
-                out["tap"] = saved["tap"]
-            if isinstance(saved.get("four_colour"), bool):
-                out["four_colour"] = saved["four_colour"]
-            if isinstance(saved.get("winnable"), list):
-                out["winnable"] = [v for v in variants if v in saved["winnable"]]
+            checks = {"variant": lambda v: v in variants, "tap": lambda v: v in TAP_MODES,
+                      "four_colour": lambda v: isinstance(v, bool),
+                      "winnable": lambda v: isinstance(v, list)}
+            for field, ok in checks.items():
+                if field in saved:
+                    if ok(saved[field]):
+                        out[field] = saved[field]
+                    else:
+                        wrong.append(field)
+        if wrong and text is not None:
+            self.set_aside(SETTINGS, text, "these could not be read: " + ", ".join(wrong))
+        out["winnable"] = [v for v in variants if v in out["winnable"]]
         if out["variant"] not in variants:
             out["variant"] = variants[0]
-        out["winnable"] = list(out["winnable"])
         return out
 
     def save_settings(self, settings: dict[str, Any]) -> bool:
         """Store the settings."""
         return self.write(SETTINGS, settings)
 
-    def saved_game(self) -> dict[str, Any] | None:
-        """The autosaved game ``{"record": ..., "elapsed_ms": ...}``, if there is one."""
-        saved = self.read(GAME)
-        if isinstance(saved, dict) and isinstance(saved.get("record"), dict):
-            return saved
-        if saved is not None:
-            self.problems.append("The saved game could not be restored (it is incomplete).")
-            self.remove(GAME)
-        return None
 
-    def save_game(self, record: dict[str, Any], elapsed_ms: int, recorded: bool = False) -> bool:
-        """Autosave the game in progress (``recorded``: its result is in the statistics)."""
-        return self.write(GAME, {"record": record, "elapsed_ms": int(elapsed_ms),
-                                 "recorded": bool(recorded)})
-
-    def forget_game(self) -> None:
-        """Drop the autosave (the game ended)."""
-        self.remove(GAME)
+__all__ = ["DAMAGED", "GAME", "MemoryBackend", "PREFIX", "SETTINGS", "STATS", "Storage",
+           "StorageError", "scope_of", "unwrap", "wrap"]

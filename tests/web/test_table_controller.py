@@ -14,7 +14,8 @@ import pytest
 
 import engine
 from web.controller import Clock, Table
-from web.storage import GAME, MemoryBackend, Storage
+from web.saves import GameSaves
+from web.storage import MemoryBackend, Storage
 
 
 class FakeTime:
@@ -59,8 +60,9 @@ def test_bad_link_keeps_the_saved_game_and_says_why(query):
     again = make_table(backend)
     payload = again.start(query)
     assert (payload["variant"], payload["seed"], payload["move_count"]) == ("spider-1", 9, 1)
-    assert "still here" in payload["notice"]
-    assert "<" not in payload["notice"]
+    [notice] = payload["notices"]
+    assert "still here" in notice["text"] and notice["title"] == "Link not opened"
+    assert "<" not in notice["text"]
 
 
 def test_autosave_resumes_the_game_with_its_moves_and_time():
@@ -78,7 +80,7 @@ def test_autosave_resumes_the_game_with_its_moves_and_time():
     assert payload["piles"] == dom_view(game)
     assert payload["move_count"] == 2
     assert payload["elapsed_ms"] == 42_000
-    assert Storage(backend).read(GAME)["record"]["variant"] == "klondike"
+    assert GameSaves(Storage(backend)).load().game.record() == game.record()
 
 
 def test_won_game_is_not_resumed():
@@ -88,7 +90,7 @@ def test_won_game_is_not_resumed():
         "f0": [r + "S" for r in "A23456789TJQK"], "f1": [r + "H" for r in "A23456789TJQK"],
         "f2": [r + "D" for r in "A23456789TJQK"], "f3": [r + "C" for r in "A23456789TJQ"],
         "t0": ["KC"]})
-    Storage(backend).save_game(near.record(), 5)
+    GameSaves(Storage(backend)).save(near, "near", 5, False)
     table.start("")
     assert table.game.variant == "beleaguered-castle"
     payload = table.handle("tap", {"pile": "t0", "count": 1})
@@ -104,7 +106,9 @@ def test_last_variant_is_remembered():
     table.start("")
     table.handle("new", {"variant": "doublets"})
     assert Storage(backend).settings(engine.VARIANTS)["variant"] == "doublets"
-    Storage(backend).forget_game()
+    saves = GameSaves(Storage(backend))
+    saves.load()
+    saves.forget()
     assert make_table(backend).start("")["variant"] == "doublets"
 
 

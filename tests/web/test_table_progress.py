@@ -8,7 +8,9 @@ import json
 
 import engine
 from web.controller import Table
-from web.storage import GAME, PREFIX, UNREADABLE, MemoryBackend, Storage
+from web.storage import GAME, PREFIX, MemoryBackend, Storage
+
+ROOT = PREFIX + "/"  # the keys of the app served at the site's root
 
 RANKS = "A23456789TJQK"
 
@@ -70,7 +72,7 @@ def test_every_stored_value_carries_its_schema_version():
     t.start("")
     first_moves(t, 1)
     t.handle("settings", {"tap": "select"})
-    for key in ("pp:v1:game", "pp:v1:settings"):
+    for key in (ROOT + "game", ROOT + "game.0", ROOT + "settings"):
         assert json.loads(backend.items[key])["schema"] == 1
 
 
@@ -82,31 +84,32 @@ def test_first_build_values_without_an_envelope_are_migrated():
     t = table(backend)
     payload = t.start("")
     assert t.game.record() == game.record() and payload["elapsed_ms"] == 4000
-    assert "storage_notice" not in payload
+    assert "notices" not in payload
 
 
 def test_unknown_version_or_corrupt_game_is_kept_aside_and_a_fresh_game_starts():
     for raw, words in ((json.dumps({"schema": 9, "record": {}}), "newer version"),
-                       ("{not json", "not readable"),
+                       ("{not json", "not JSON"),
                        (json.dumps({"schema": 1, "record": {"variant": "spider-1", "seed": 1,
                                                            "moves": ["t9-t0:13"], "cursor": 1}}),
                         "cannot be played")):
         backend = MemoryBackend()
-        backend.items[PREFIX + GAME] = raw
+        backend.items[ROOT + GAME] = raw
         t = table(backend)
         payload = t.start("")
-        assert words in payload["storage_notice"]
+        [notice] = payload["notices"]
+        assert words in notice["text"] and notice["title"] == "Saved data could not be read"
         assert t.game.move_count == 0
-        assert backend.items.get(UNREADABLE + "game", raw) == raw
+        assert t.storage.damaged_export().count(json.dumps(raw)[1:-1]) == 1
 
 
 def test_storage_that_throws_on_write_lets_play_go_on_and_says_so_once():
     t = table(RefusingBackend())
     payload = t.start("")
-    assert "will not be kept" in payload["storage_notice"]
+    assert "will not be kept" in payload["notices"][0]["text"]
     first_moves(t, 2)
     payload = t.handle("undo")
-    assert payload["event"] == "undo" and "storage_notice" not in payload
+    assert payload["event"] == "undo" and "notices" not in payload
 
 
 def test_abandoned_game_with_a_move_counts_as_a_loss_and_an_untouched_one_does_not():
@@ -181,13 +184,13 @@ def test_a_bad_link_opens_nothing_and_leaves_game_and_statistics_alone():
     t = table(backend)
     t.start("?game=spider-1&deal=10")
     first_moves(t, 2)
-    saved, stats_before = t.game.record(), backend.items.get("pp:v1:stats")
+    saved, stats_before = t.game.record(), backend.items.get(ROOT + "stats")
     for query in ("?game=nope&deal=1", "?game=klondike&deal=0", "?game=klondike&deal=x1"):
         other = table(backend)
         payload = other.start(query)
         assert other.game.record() == saved
-        assert "Your current game is still here" in payload["notice"]
-        assert backend.items.get("pp:v1:stats") == stats_before
+        assert "Your current game is still here" in payload["notices"][0]["text"]
+        assert backend.items.get(ROOT + "stats") == stats_before
 
 
 def test_share_link_names_the_deal_on_the_table():

@@ -18,6 +18,7 @@ import pytest
 import engine
 from web import solving
 from web.controller import Table
+from web.saves import GameSaves
 from web.storage import SETTINGS, MemoryBackend, Storage
 
 # Beleaguered Castle deal 21: the solver wins it in a few hundred positions, and the
@@ -42,8 +43,12 @@ def lost_position() -> engine.Game:
 
 
 def make_table(backend: MemoryBackend | None = None) -> Table:
-    return Table(Storage(backend or MemoryBackend()), now=lambda: 1000.0,
-                 rng=random.Random(7))
+    table = Table(Storage(backend or MemoryBackend()), now=lambda: 1000.0,
+                  rng=random.Random(7))
+    # Generous budgets: these tests are about what a search finds, and a busy machine
+    # must not cut one short (the watch is bounded by positions too).
+    table.hint_budget_ms = table.watch_budget_ms = 60_000.0
+    return table
 
 
 def hint(table: Table) -> dict:
@@ -190,7 +195,7 @@ def test_the_watch_says_unwinnable_only_on_a_proven_loss():
     assert engine.solve(game, budget_ms=5000).result == "won"
     game.play(LOSING_MOVE)
     assert engine.solve(game, budget_ms=5000).result == "lost" and game.status == "playing"
-    Storage(backend).save_game(game.record(), 0)  # the autosave, as the page keeps it
+    GameSaves(Storage(backend)).save(game, "castle", 0, False)  # the page's autosave
     table = make_table(backend)
     assert table.start("")["unwinnable"] is False  # not searched yet: nothing claimed
     answer = watch(table)
@@ -272,7 +277,7 @@ def test_winnable_only_draws_new_deals_from_the_list(shipped):
     assert table.handle("new", {"variant": "klondike", "seed": 77})["seed"] == 77  # typed
     assert Storage(backend).settings(engine.VARIANTS)["winnable"] == ["klondike"]
     again = make_table(backend)  # a new page starts with a winnable deal too
-    backend.items.pop("pp:v1:game")
+    backend.items.pop("pp:v1:/game")
     assert again.start("")["seed"] in shipped["klondike"]
 
 
@@ -306,16 +311,17 @@ def test_winnable_setting_ignores_bad_values(shipped):
 def test_settings_without_the_field_read_as_no_variant(stored):
     """web/storage.py: a field added with a default needs no new schema version."""
     backend = MemoryBackend()
-    backend.setItem("pp:v1:" + SETTINGS, json.dumps(stored))
+    backend.setItem("pp:v1:/" + SETTINGS, json.dumps(stored))
     storage = Storage(backend)
     settings = storage.settings(engine.VARIANTS)
     assert settings["winnable"] == [] and settings["variant"] == "klondike"
-    assert storage.problems == []
+    wrong_type = not isinstance(stored.get("winnable", []), list)
+    assert len(storage.take_notices()) == wrong_type  # a wrong field is reported
 
 
 def test_stored_winnable_list_keeps_known_variants_only():
     backend = MemoryBackend()
-    backend.setItem("pp:v1:settings", json.dumps(
+    backend.setItem("pp:v1:/settings", json.dumps(
         {"schema": 1, "winnable": ["klondike", "gone-game", 3, "beleaguered-castle"]}))
     assert Storage(backend).settings(engine.VARIANTS)["winnable"] == [
         "klondike", "beleaguered-castle"]

@@ -1,0 +1,64 @@
+"""JSON from outside (storage, an imported file) read with limits on size and nesting.
+
+Python's json module parses nested arrays and objects recursively. In Pyodide that
+recursion runs on the browser's stack, and text nested a few thousand levels deep ends in
+"Maximum call stack size exceeded" (or a fatal error) before Python's recursion limit can
+say anything. So the depth is measured first, without recursion and in time linear in the
+text, and only text within the limits is handed to json.loads.
+
+>>> loads('{"a": [1, 2, {"b": "[[["}]}')
+{'a': [1, 2, {'b': '[[['}]}
+>>> loads("[" * 100 + "]" * 100)
+Traceback (most recent call last):
+    ...
+web.jsontext.JsonTextError: nested too deeply (more than 16 levels)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+MAX_DEPTH = 16  # every value the app stores or imports is at most 6 levels deep
+MAX_CHARS = 1_000_000
+
+# A string literal (its closing quote optional, so an unterminated one ends the scan in
+# one pass), or anything that is not a bracket: both are removed before counting.
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+
+
+class JsonTextError(ValueError):
+    """Text that is too large, too deeply nested or not JSON; says which, in plain words."""
+
+
+def depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in ``text`` (brackets in strings ignored)."""
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    level = deepest = 0
+    for ch in brackets:
+        if ch in "[{":
+            level += 1
+            if level > deepest:
+                deepest = level
+        else:
+            level -= 1
+    return deepest
+
+
+def loads(text: str, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH) -> Any:
+    """``json.loads(text)`` once ``text`` is known to be small and shallow enough."""
+    if not isinstance(text, str):
+        raise JsonTextError("not text")
+    if len(text) > max_chars:
+        raise JsonTextError(f"too large ({len(text):,} characters)")
+    if depth(text) > max_depth:
+        raise JsonTextError(f"nested too deeply (more than {max_depth} levels)")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise JsonTextError("not JSON") from None
+
+
+__all__ = ["JsonTextError", "MAX_CHARS", "MAX_DEPTH", "depth", "loads"]
