@@ -1,4 +1,4 @@
-"""Spider's search space (engine/solve_spider.py; rules: docs/rules/spider.md and
+"""Spider's search space (engine/solve_spider.py, docs/solver.md §8; rules: docs/rules/spider.md and
 docs/rules/spider-relaxed.md).
 
 What is checked: the compact nodes the space searches follow the engine's own rules
