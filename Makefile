@@ -14,7 +14,7 @@ LINT_DIRS := $(wildcard engine web tests bench tools)
 # Root installs directly; anyone else goes through sudo.
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: serve test lint pytest e2e bench deps vendor chromium pyscript-files dist clean
+.PHONY: serve test lint pytest e2e bench lighthouse deps vendor chromium pyscript-files dist clean
 
 ## serve: install npm packages and vendor/ if needed, then serve the app on 127.0.0.1:$(PORT)
 serve: vendor
@@ -43,6 +43,17 @@ e2e: $(VENV)/.installed vendor chromium
 bench: $(VENV)/.installed vendor chromium
 	$(VPY) bench/startup.py --stages
 
+## lighthouse: Lighthouse (pinned in tools/lighthouse/, installed on first use) against a
+## local server, mobile defaults, $(LIGHTHOUSE_RUNS) runs: category scores and main metrics
+LIGHTHOUSE_RUNS ?= 3
+lighthouse: vendor chromium tools/lighthouse/node_modules/.installed
+	CHROME_PATH=$(CHROMIUM) $(PYTHON) bench/lighthouse.py --runs $(LIGHTHOUSE_RUNS)
+
+tools/lighthouse/node_modules/.installed: tools/lighthouse/package.json tools/lighthouse/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is missing: install Node.js 20+ with npm" >&2; exit 1; }
+	cd tools/lighthouse && npm ci --no-audit --no-fund
+	@touch $@
+
 pyscript-files:
 	$(PYTHON) tools/check_pyscript_files.py --write
 
@@ -65,7 +76,8 @@ node_modules/.installed: package.json package-lock.json
 
 vendor: vendor/VERSIONS
 
-vendor/VERSIONS: node_modules/.installed tools/vendor.py tools/stdlib_pyc.mjs tools/pyc_zip.py package.json
+vendor/VERSIONS: node_modules/.installed tools/vendor.py tools/stdlib_pyc.mjs tools/pyc_zip.py \
+		tools/precompress.py tools/brotli.mjs package.json
 	$(PYTHON) tools/vendor.py
 
 # Playwright drives Debian's Chromium; it never downloads a browser of its own.
@@ -76,4 +88,4 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium; }
 
 clean:
-	rm -rf $(VENV) node_modules vendor dist .pytest_cache .ruff_cache test-results
+	rm -rf $(VENV) node_modules tools/lighthouse/node_modules vendor dist .pytest_cache .ruff_cache test-results

@@ -57,7 +57,7 @@ def precache_paths(root: Path = ROOT) -> list[str]:
         if path.is_file() and path.suffix in WEB_SUFFIXES and "__pycache__" not in path.parts:
             paths.add(path.relative_to(root).as_posix())
     for path in (root / "vendor" / "pyodide").glob("*"):
-        if path.is_file():
+        if path.is_file() and path.suffix not in (".br", ".gz"):  # not precompressed siblings
             paths.add(path.relative_to(root).as_posix())
     if COMPILED_STDLIB in paths:
         paths.discard(PLAIN_STDLIB)

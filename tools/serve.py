@@ -42,8 +42,10 @@ from pathlib import Path
 
 try:  # as tools.serve (tests, bench) or as a script (python tools/serve.py)
     from tools import precache
+    from tools.precompress import CODINGS, COMPRESSIBLE
 except ImportError:  # pragma: no cover
     import precache  # type: ignore[no-redef]
+    from precompress import CODINGS, COMPRESSIBLE  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -65,15 +67,6 @@ CONTENT_TYPES = {
     ".ico": "image/x-icon",
     ".woff2": "font/woff2",
 }
-
-# Worth compressing; images, fonts and zip archives are compressed already.
-COMPRESSIBLE = frozenset({
-    ".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".wasm", ".toml", ".py",
-    ".txt", ".md", ".svg",
-})
-# Content codings this server can send, best first, with the sibling suffix of each.
-CODINGS = (("br", ".br"), ("gzip", ".gz"))
-
 
 def accepted_codings(header: str | None) -> dict[str, float]:
     """The q-value of each coding in an Accept-Encoding header (``*`` kept as a key)."""

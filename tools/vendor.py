@@ -12,6 +12,11 @@ not compile ~190 modules on every start (web/pyodide-loader.mjs). If that step f
 page uses python_stdlib.zip, only slower; a warning says so and VERSIONS leaves out its
 line, so that `--check` reports vendor/ as stale.
 
+Last, every compressible vendored file (the wasm, the scripts, the lock file) gets
+precompressed `.br` and `.gz` siblings (tools/precompress.py): tools/serve.py sends them as
+nginx's brotli_static/gzip_static do, and `make dist` copies them. The 9.6 MB wasm is
+about 2.7 MB as brotli at the highest quality, which takes Node some tens of seconds once.
+
     python tools/vendor.py [--check]
 """
 
@@ -23,6 +28,11 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+try:  # as tools.vendor or as a script (python tools/vendor.py)
+    from tools.precompress import SUFFIXES, write_siblings
+except ImportError:  # pragma: no cover
+    from precompress import SUFFIXES, write_siblings  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_MODULES = ROOT / "node_modules"
@@ -120,11 +130,14 @@ def main() -> int:
         dst.mkdir(parents=True)
         (copy_pyodide if name == "pyodide" else copy_pyscript)(src, dst)
     compiled = compile_stdlib(tmp / "pyodide")
+    kept = write_siblings(sorted(p for p in tmp.rglob("*") if p.is_file()))
+    print(f"vendor: {kept['.br']} .br and {kept['.gz']} .gz siblings")
     (tmp / "VERSIONS").write_text(stamp_text(wanted, compiled))
     # Swap in the finished copy so that a server never sees a half-written vendor/.
     shutil.rmtree(VENDOR, ignore_errors=True)
     tmp.rename(VENDOR)
-    size = sum(p.stat().st_size for p in VENDOR.rglob("*") if p.is_file())
+    size = sum(p.stat().st_size for p in VENDOR.rglob("*")
+               if p.is_file() and not p.name.endswith(SUFFIXES))
     print(f"vendor: {', '.join(f'{n}@{v}' for n, v in wanted.items())} -> vendor/ "
           f"({size / 2**20:.1f} MiB)")
     return 0

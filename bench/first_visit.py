@@ -1,0 +1,243 @@
+"""First visit from a deal link on a throttled network, then the installed app.
+
+    .venv/bin/python bench/first_visit.py [--runs 2] [--query ?game=klondike&deal=7]
+                                          [--no-compress] [--url URL]
+
+For each network profile (PROFILES: CDP `Network.emulateNetworkConditions`, download in
+bytes/s and round-trip latency) and each run, Chromium starts on a new profile in a
+temporary folder (a profile on disk, so the service worker installs) and opens the deal
+link. It prints, per profile, the medians of:
+
+- first card: a `[data-card]` element laid out and visible (a frame after it appears);
+- playable: `<html data-app="ready">`;
+- bytes before playable: `encodedDataLength` of every `Network.loadingFinished` of the
+  page's CDP session that ended before playable (headers included);
+- offline ready: when a cache of the origin holds every file listed in the served,
+  rendered /service-worker.js (its BUILD line), and the bytes by then. The
+  service worker's own fetches run in another target, which CDP throttling of the page
+  does not reach: they are counted apart ("sw bytes", from Playwright's request events)
+  and are NOT slowed down, so with the precache racing the page the throttled figures
+  flatter the page less than a real network would;
+- installed app: once the cache is complete, one reload (the page is controlled, the
+  Python snapshot gets saved), then a measured reload with the same throttling: first card
+  and playable.
+
+It serves the repository with tools/serve.py (br/gzip as a host sends them;
+`--no-compress` serves every file as it is) unless --url is given. It asserts nothing.
+Budget (DESIGN.md): at 10 Mbps / 100 ms, playable <= 4.5 s with <= 4.5 MB before it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import tempfile
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from bench.startup import CHROMIUM, CHROMIUM_ARGS, RECORDER, load, measure  # noqa: E402
+from tools.serve import start_server  # noqa: E402
+
+# name -> (download bytes/s, upload bytes/s, round-trip latency ms)
+PROFILES = {
+    "10 Mbps / 100 ms": (10_000_000 / 8, 5_000_000 / 8, 100),
+    "1.6 Mbps / 150 ms": (1_600_000 / 8, 750_000 / 8, 150),
+}
+
+# Marks "first card" in window.__startupMarks (bench/startup.py's RECORDER) at the frame
+# after a card element is first laid out and visible, whatever draws it (the table, or a
+# picture of the saved one).
+FIRST_CARD = """
+(() => {
+  let seen = false;
+  const check = () => {
+    if (seen) return;
+    for (const card of document.querySelectorAll("[data-card]")) {
+      const box = card.getBoundingClientRect();
+      if (box.width > 0 && box.height > 0 && card.checkVisibility({ visibilityProperty: true })) {
+        seen = true;
+        observer.disconnect();
+        requestAnimationFrame(() => {
+          if (window.__startupMarks) window.__startupMarks["first card"] ??= performance.now();
+        });
+        return;
+      }
+    }
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document, { childList: true, subtree: true, attributes: true });
+})();
+"""
+# How many of the listed files the fullest cache of the origin holds (by path); whatever
+# the service worker names its cache.
+CACHED_COUNT = """
+async (paths) => {
+  let most = 0;
+  for (const name of await caches.keys()) {
+    const keys = await (await caches.open(name)).keys();
+    const held = new Set(keys.map((request) => new URL(request.url).pathname));
+    const count = paths.filter((path) => held.has(new URL(path, location.href).pathname));
+    most = Math.max(most, count.length);
+  }
+  return most;
+}
+"""
+NOW = "() => performance.timeOrigin + performance.now()"
+
+
+def precache_list(base: str) -> list[str]:
+    """The file list baked into the served service worker's BUILD line."""
+    with urllib.request.urlopen(f"{base}/service-worker.js") as response:
+        text = response.read().decode()
+    line = re.search(r"^const BUILD = (.*); // @build$", text, re.MULTILINE)
+    return list(json.loads(line.group(1)).get("files") or {}) if line else []
+
+
+class Wire:
+    """Bytes on the page's CDP session, each with the wall time (ms) its load finished."""
+
+    def __init__(self, session) -> None:
+        self.offset: float | None = None  # wall ms minus CDP monotonic ms
+        self.done: list[tuple[float, int]] = []
+        session.on("Network.requestWillBeSent", self._sent)
+        session.on("Network.loadingFinished", self._finished)
+
+    def _sent(self, event: dict) -> None:
+        if self.offset is None:
+            self.offset = event["wallTime"] * 1000 - event["timestamp"] * 1000
+
+    def _finished(self, event: dict) -> None:
+        self.done.append((event["timestamp"] * 1000, int(event["encodedDataLength"])))
+
+    def bytes_until(self, wall_ms: float) -> int:
+        offset = self.offset or 0.0
+        return sum(size for at, size in self.done if at + offset <= wall_ms)
+
+
+def visit(p, url: str, profile: tuple[float, float, float], paths: list[str],
+          timeout_ms: float) -> dict[str, float]:
+    """One first visit, the offline cache filling, and the installed app's reload."""
+    down, up, latency = profile
+    with tempfile.TemporaryDirectory(prefix="pp-first-visit-") as folder:
+        context = p.chromium.launch_persistent_context(
+            folder, executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            context.add_init_script(RECORDER)
+            context.add_init_script(FIRST_CARD)
+            sw_requests = []
+            context.on("requestfinished",
+                       lambda r: r.service_worker is not None and sw_requests.append(r))
+            page = context.pages[0] if context.pages else context.new_page()
+            session = context.new_cdp_session(page)
+            wire = Wire(session)
+            session.send("Network.enable")
+            session.send("Network.emulateNetworkConditions", {
+                "offline": False, "latency": latency,
+                "downloadThroughput": down, "uploadThroughput": up})
+
+            marks = measure(page, lambda: page.goto(url), timeout_ms)
+            origin = page.evaluate("performance.timeOrigin")
+            row = {"first card": marks.get("first card"), "playable": marks["ready"],
+                   "bytes": wire.bytes_until(origin + marks["ready"]),
+                   "card before playable": marks.get("first card", 1e18) < marks["ready"]}
+            if paths:
+                page.wait_for_function(f"async () => ({CACHED_COUNT})"
+                                       f"({json.dumps(paths)}) >= {len(paths)}",
+                                       timeout=timeout_ms, polling=100)
+                complete = page.evaluate(NOW)
+                row["offline ready"] = complete - origin
+                row["bytes offline ready"] = wire.bytes_until(complete)
+                row["sw bytes"] = sum(r.sizes()["responseBodySize"]
+                                      + r.sizes()["responseHeadersSize"] for r in sw_requests)
+                measure(page, page.reload, timeout_ms)  # controlled: the snapshot is made
+                page.wait_for_function("() => document.documentElement.dataset.snapshot",
+                                       timeout=timeout_ms)
+                installed = measure(page, page.reload, timeout_ms)
+                row["installed first card"] = installed.get("first card")
+                row["installed playable"] = installed["ready"]
+            return row
+        finally:
+            context.close()
+
+
+def median(rows: list[dict], key: str, scale: float) -> str:
+    values = [row[key] / scale for row in rows if row.get(key) is not None]
+    if not values:
+        return "-"
+    return f"{statistics.median(values):.2f}"
+
+
+COLUMNS = (  # (key, heading, divisor)
+    ("first card", "first card (s)", 1000),
+    ("playable", "playable (s)", 1000),
+    ("bytes", "MB before playable", 1e6),
+    ("offline ready", "offline ready (s)", 1000),
+    ("bytes offline ready", "MB page by then", 1e6),
+    ("sw bytes", "MB sw fetched (unthrottled)", 1e6),
+    ("installed first card", "installed: first card (s)", 1000),
+    ("installed playable", "installed: playable (s)", 1000),
+)
+
+
+def table(results: dict[str, list[dict]]) -> str:
+    lines = ["| network | " + " | ".join(h for _, h, _ in COLUMNS) + " |",
+             "|---|" + "---:|" * len(COLUMNS)]
+    for name, rows in results.items():
+        cells = [median(rows, key, scale) for key, _, scale in COLUMNS]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--url", help="bench this URL instead of serving the repository")
+    parser.add_argument("--query", default="?game=klondike&deal=7", help="appended to the URL")
+    parser.add_argument("--no-compress", dest="compress", action="store_false",
+                        help="serve every file as it is (no br/gzip)")
+    parser.add_argument("--profile", choices=list(PROFILES), action="append",
+                        help="only these network profiles (default: all)")
+    parser.add_argument("--timeout", type=float, default=180.0, help="seconds per wait")
+    args = parser.parse_args()
+
+    if not args.url and not (ROOT / "vendor" / "VERSIONS").exists():
+        raise SystemExit("vendor/ is missing: run `make vendor` first")
+    server = None
+    if args.url:
+        base = args.url.rstrip("/")
+    else:
+        server, base = start_server(ROOT, compress=args.compress)
+    url = f"{base}/{args.query}"
+    paths = precache_list(base)
+    results: dict[str, list[dict]] = {}
+    try:
+        with sync_playwright() as p:
+            print(f"{url}, {args.runs} runs, compression "
+                  f"{'on' if args.compress else 'off'}, load average {load()}")
+            for name in args.profile or list(PROFILES):
+                for _ in range(args.runs):
+                    row = visit(p, url, PROFILES[name], paths, args.timeout * 1000)
+                    results.setdefault(name, []).append(row)
+                    print(f"  {name}: " + ", ".join(
+                        f"{k} {v:.0f}" if isinstance(v, float) else f"{k} {v}"
+                        for k, v in row.items()), flush=True)
+    finally:
+        if server is not None:
+            server.shutdown()
+            server.server_close()
+    print(f"load average at the end {load()}; medians of {args.runs} runs; "
+          f"precache {len(paths)} files")
+    print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
