@@ -231,10 +231,20 @@ class Handler(SimpleHTTPRequestHandler):
         return coding, io.BytesIO(data), f'{etag[:-1]}-{coding}.{sib.st_mtime_ns:x}"'
 
     def _send_bytes(self, body: bytes, content_type: str):
-        """A generated response (the service worker with its precache list filled in)."""
+        """A generated response (the service worker with its precache list filled in),
+        gzipped when the request accepts it, as a host would send dist/'s copy."""
+        coding = None
+        if self.compress:
+            coding = choose_coding(self.headers.get("Accept-Encoding"), ["gzip"])
+            if coding:
+                body = gzip.compress(body, mtime=0)
         self.send_response(http.HTTPStatus.OK)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
+        if coding:
+            self.send_header("Content-Encoding", coding)
+        if self.compress:
+            self.send_header("Vary", "Accept-Encoding")
         self.end_headers()
         return io.BytesIO(body)
 

@@ -256,3 +256,20 @@ def test_no_compress_serves_files_as_they_are(tmp_path):
         server.server_close()
     assert response.getheader("Content-Encoding") is None
     assert body == TEXT
+
+
+def test_the_rendered_service_worker_is_gzipped_when_accepted():
+    from tools.precache import render_service_worker
+    from tools.serve import ROOT
+
+    server, url = start_server(ROOT)
+    try:
+        response, body = request(url, "/service-worker.js", {"Accept-Encoding": "gzip, br"})
+        plain, plain_body = request(url, "/service-worker.js")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert response.getheader("Content-Encoding") == "gzip"
+    assert response.getheader("Vary") == "Accept-Encoding"
+    assert gzip.decompress(body) == plain_body == render_service_worker(ROOT)
+    assert plain.getheader("Content-Encoding") is None
