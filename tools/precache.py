@@ -1,13 +1,17 @@
 """What the service worker precaches, and the service worker with that list baked in.
 
-    python tools/precache.py            # print the precache list, its weight and cache name
+    python tools/precache.py            # print the precache list, its weight and version
     python tools/precache.py --sw       # print the rendered service worker
 
 service-worker.js in the repository is a template: its line ``const BUILD = ...; // @build``
-is replaced by the precache list (each file with the SHA-256 of its content) and a cache
-name made from a hash of all of them. So any change to any precached file, or to the
-service worker itself, gives different service-worker.js bytes, which is what makes a
-browser install the new version; nobody edits a version number by hand.
+is replaced by the precache list (each file with the SHA-256 of its content) and a version
+made from a hash of all of them. So any change to any precached file, or to the service
+worker itself, gives different service-worker.js bytes, which is what makes a browser
+install the new version; nobody edits a version number by hand.
+
+The worker's cache name is ``pocket-patience-<scope key>-<version>``: the scope key (a hash
+of the path of the folder the app is served from) is added by the worker itself, since one
+built folder may be hosted at any path, and it keeps copies of the app on one origin apart.
 
 The same rendering serves every way of running the app:
 - the dev server (tools/serve.py) renders /service-worker.js on each request, so `make
@@ -29,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = "service-worker.js"
 CACHE_PREFIX = "pocket-patience-"
+SNAPSHOT_CACHE_PREFIX = "pp-pyodide-snapshot-"  # web/pyodide-loader.mjs
 BUILD_LINE = re.compile(r"^const BUILD = .*; // @build$", re.MULTILINE)
 
 # The page and its configuration, always.
@@ -85,8 +90,32 @@ def file_digest(path: Path) -> str:
     return digest
 
 
+def scope_key(path: str) -> str:
+    """The key of an app folder (a service worker scope's path, e.g. "/a/") in cache names:
+    FNV-1a, 32 bits, of its UTF-8 bytes, as service-worker.js and web/pyodide-loader.mjs
+    compute it. Short and fixed in length; a path is not secret, only told apart."""
+    value = 0x811C9DC5
+    for byte in path.encode():
+        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return f"{value:08x}"
+
+
+def cache_name(version: str, scope_path: str) -> str:
+    """The precache's name for a version served from the folder ``scope_path``."""
+    return f"{CACHE_PREFIX}{scope_key(scope_path)}-{version}"
+
+
+def snapshot_cache_name(scope_path: str) -> str:
+    """The Python snapshot cache's name for the app served from ``scope_path``."""
+    return SNAPSHOT_CACHE_PREFIX + scope_key(scope_path)
+
+
 def build_info(root: Path = ROOT) -> dict:
-    """``{"cache": name, "files": {url: sha256}, "bytes": total}`` for the files in ``root``."""
+    """``{"version", "cache", "files": {url: sha256}, "bytes": total}`` for ``root``.
+
+    ``version`` is the content hash; ``cache`` is the worker's cache name with ``*`` where
+    the worker puts its scope key (for people reading tool output).
+    """
     paths = precache_paths(root)
     files = {f"./{p}": file_digest(root / p) for p in paths}
     total = sum((root / p).stat().st_size for p in paths)
@@ -94,12 +123,14 @@ def build_info(root: Path = ROOT) -> dict:
     whole.update(file_digest(root / TEMPLATE).encode())
     for url, digest in files.items():
         whole.update(f"{url}\0{digest}\n".encode())
-    return {"cache": CACHE_PREFIX + whole.hexdigest()[:16], "files": files, "bytes": total}
+    version = whole.hexdigest()[:16]
+    return {"version": version, "cache": f"{CACHE_PREFIX}*-{version}", "files": files,
+            "bytes": total}
 
 
 def is_template_text(text: str) -> bool:
     """True for service worker source whose BUILD line is still the unfilled template's."""
-    return 'const BUILD = {"cache": null' in text
+    return 'const BUILD = {"version": null' in text
 
 
 def is_template(path: Path) -> bool:
@@ -108,12 +139,12 @@ def is_template(path: Path) -> bool:
 
 
 def render_service_worker(root: Path = ROOT) -> bytes:
-    """service-worker.js with the precache list and cache name of ``root`` baked in."""
+    """service-worker.js with the precache list and version of ``root`` baked in."""
     template = (root / TEMPLATE).read_text()
     if not BUILD_LINE.search(template):
         raise ValueError(f"{TEMPLATE}: no `const BUILD = ...; // @build` line to fill in")
     info = build_info(root)
-    build = {"cache": info["cache"], "files": info["files"]}
+    build = {"version": info["version"], "files": info["files"]}
     line = f"const BUILD = {json.dumps(build, separators=(',', ':'))}; // @build"
     return BUILD_LINE.sub(lambda _: line, template, count=1).encode()
 
@@ -128,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     info = build_info()
     for url in info["files"]:
         print(f"{(ROOT / url).stat().st_size:>10}  {url}")
-    print(f"{info['bytes']:>10}  bytes in {len(info['files'])} files, cache {info['cache']}")
+    print(f"{info['bytes']:>10}  bytes in {len(info['files'])} files, version {info['version']}")
     return 0
 
 

@@ -13,11 +13,15 @@
 //
 // The snapshot also holds the app's own modules, already imported (APP_MODULES), so a
 // restored start skips importing them too. It is therefore made for one version of the
-// app and keyed by it: the name of the service worker's precache, which is a hash of every
-// file the app is served from (service-worker.js). A page starts from a snapshot only when
-// a service worker serves it and exactly one such precache exists; while an update is
-// being installed, or after one, the key differs or is unknown, and Python starts
-// normally, so modules of an older version are never restored.
+// app and keyed by it: the version in the name of the service worker's precache, a hash of
+// every file the app is served from (service-worker.js). A page starts from a snapshot
+// only when a service worker serves it and exactly one precache of this copy of the app
+// exists; while an update is being installed, or after one, the key differs or is
+// unknown, and Python starts normally, so modules of an older version are never restored.
+//
+// Copies of the app on one origin (a/ and b/ of one site) never see each other's caches:
+// both the precache's name and the snapshot cache's carry the key of the app's folder,
+// which is its service worker's scope (web/pwa.js registers ./service-worker.js there).
 //
 // The standard library comes precompiled (python_stdlib_compiled.zip, .pyc files made by
 // this Pyodide's own Python: tools/vendor.py), so Python does not compile the ~190
@@ -43,8 +47,10 @@ const STDLIB_URLS = {
   compiled: new URL("./python_stdlib_compiled.zip", INDEX_URL).href,
   plain: new URL("./python_stdlib.zip", INDEX_URL).href,
 };
-export const SNAPSHOT_CACHE = "pp-pyodide-snapshot";
-const APP_CACHE_PREFIX = "pocket-patience-"; // service-worker.js: PREFIX + content hash
+const SCOPE_KEY = scopeKey(new URL("../", import.meta.url).pathname);
+export const SNAPSHOT_CACHE = `pp-pyodide-snapshot-${SCOPE_KEY}`;
+// service-worker.js: PREFIX + scope key + "-" + version
+const APP_CACHE_PREFIX = `pocket-patience-${SCOPE_KEY}-`;
 // What web/main.py imports before it draws the first table. Anything else still imports
 // from the files as usual, so this list only decides how much a restored start skips.
 const APP_MODULES = ["web.controller", "web.storage"];
@@ -78,6 +84,16 @@ async function fetchStdlib() {
     }
   }
   return { kind: "plain", url: STDLIB_URLS.plain };
+}
+
+// The key of the app's folder in cache names: FNV-1a (32 bits, hex) of its path's UTF-8
+// bytes, as service-worker.js computes it for its scope.
+function scopeKey(path) {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(path)) {
+    hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
 }
 
 function snapshotKey(app, kind) {

@@ -2,9 +2,10 @@
 // a fresh interpreter with _makeSnapshot, writes the app's files into its file system as
 // PyScript does (the [files] table of pyscript.toml), imports the modules it is given,
 // copies the interpreter's memory, stores it in Cache Storage under the key it is given,
-// and answers "saved" (or "error: ..."). Any older snapshot in that cache is deleted first,
-// so one snapshot at most is kept. The files come through the page's service worker, so
-// they are those of the version the key names.
+// and answers "saved" (or "error: ..."). Any older snapshot in that cache (the cache of
+// this copy of the app alone: its name carries the app's folder) is deleted first, so one
+// snapshot at most is kept. The files come through the page's service worker, so they are
+// those of the version the key names.
 
 import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
 

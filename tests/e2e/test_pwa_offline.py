@@ -66,7 +66,8 @@ def test_offline_reload_gives_the_table_as_it_was(pwa_context, pwa_page):
         const names = await caches.keys();
         return names.filter((n) => n.startsWith('pocket-patience-'));
     }""")
-    assert len(cached) == 1  # one versioned cache, named by the content hash
+    # One versioned cache, named by the app's folder and the content hash.
+    assert cached == [precache.cache_name(precache.build_info()["version"], "/")]
 
 
 def test_service_worker_precaches_with_a_content_hash_cache_name(pwa_page, base_url):
@@ -76,12 +77,11 @@ def test_service_worker_precaches_with_a_content_hash_cache_name(pwa_page, base_
     wait_controlled(page)
     info = precache.build_info()
     cached = page.evaluate("""async () => {
-        const keys = await (await caches.open((await caches.keys())
-            .find((n) => n.startsWith('pocket-patience-')))).keys();
-        return {name: (await caches.keys()).find((n) => n.startsWith('pocket-patience-')),
-                urls: keys.map((r) => r.url)};
+        const names = (await caches.keys()).filter((n) => n.startsWith('pocket-patience-'));
+        const keys = await (await caches.open(names[0])).keys();
+        return {names, urls: keys.map((r) => r.url)};
     }""")
-    assert cached["name"] == info["cache"]
+    assert cached["names"] == [precache.cache_name(info["version"], "/")]
     assert sorted(cached["urls"]) == sorted(base_url + url[1:] for url in info["files"])
 
 
@@ -151,6 +151,6 @@ def test_a_new_version_waits_for_the_player_to_reload(browser, app_copy):
         assert page.evaluate(PILES_JS) == dom_view(game)
         names = page.evaluate("caches.keys()")
         assert [n for n in names if n.startswith("pocket-patience-")] == [
-            precache.build_info(root)["cache"]]  # the old cache is gone
+            precache.cache_name(precache.build_info(root)["version"], "/")]  # the old one is gone
     finally:
         context.close()

@@ -40,7 +40,7 @@ def test_the_installed_app_starts_from_a_snapshot_with_its_modules_imported(
     ready(page)
     start = page.evaluate(START)
     assert start["snapshot"] == "restored" and start["modules"] is True
-    assert start["app"] == precache.build_info(ROOT)["cache"].removeprefix("pocket-patience-")
+    assert start["app"] == precache.build_info(ROOT)["version"]
     assert page.inner_text("#game-title") == title
 
 
@@ -96,8 +96,7 @@ def test_a_new_version_never_starts_from_the_old_versions_snapshot(
         ready(page)
         start = page.evaluate(START)
         assert start["snapshot"] == "restored" and start["modules"] is True
-        assert start["app"] == precache.build_info(root)["cache"].removeprefix(
-            "pocket-patience-")
+        assert start["app"] == precache.build_info(root)["version"]
         assert page.inner_text("#game-title") == "Klondike (new)"
         assert browser_log.problems() == []
     finally:

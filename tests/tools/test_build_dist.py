@@ -21,7 +21,7 @@ def test_dist_holds_the_precached_files_and_a_filled_in_service_worker(tmp_path:
     worker = (out / "service-worker.js").read_text()
     build_line = re.search(r"^const BUILD = (.*); // @build$", worker, re.MULTILINE)
     baked = json.loads(build_line.group(1))
-    assert baked["cache"] == info["cache"] == precache.build_info(ROOT)["cache"]
+    assert baked["version"] == info["version"] == precache.build_info(ROOT)["version"]
     listed = {url.removeprefix("./") for url in baked["files"]}
     on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*")
                if p.is_file() and not p.name.endswith((".br", ".gz"))}  # siblings: below

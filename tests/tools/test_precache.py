@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 import urllib.request
 from pathlib import Path
 
@@ -47,16 +48,44 @@ def test_precache_lists_the_app_and_leaves_out_unused_add_ons(tree: Path):
         "vendor/pyscript/core.js", "web/icons/i.png", "web/main.py"])
 
 
-def test_cache_name_changes_with_any_precached_file_and_only_then(tree: Path):
-    first = precache.build_info(tree)["cache"]
+def test_version_changes_with_any_precached_file_and_only_then(tree: Path):
+    first = precache.build_info(tree)["version"]
     (tree / "web" / "notes.txt").write_text("edited")           # not precached
-    assert precache.build_info(tree)["cache"] == first
+    assert precache.build_info(tree)["version"] == first
     wasm = tree / "vendor" / "pyodide" / "pyodide.asm.wasm"
     wasm.write_text("other bytes, other size")
-    second = precache.build_info(tree)["cache"]
-    assert second != first and second.startswith(precache.CACHE_PREFIX)
+    second = precache.build_info(tree)["version"]
+    assert second != first and re.fullmatch(r"[0-9a-f]{16}", second)
     (tree / "engine" / "__init__.py").write_text("X = 2\n")      # same size, new content
-    assert precache.build_info(tree)["cache"] not in (first, second)
+    assert precache.build_info(tree)["version"] not in (first, second)
+
+
+def test_cache_names_carry_the_apps_folder():
+    version = "0123456789abcdef"
+    names = {precache.cache_name(version, path) for path in ("/", "/a/", "/b/", "/a/b/")}
+    assert len(names) == 4
+    assert all(re.fullmatch(r"pocket-patience-[0-9a-f]{8}-0123456789abcdef", n) for n in names)
+    snapshots = {precache.snapshot_cache_name(path) for path in ("/", "/a/", "/b/")}
+    assert len(snapshots) == 3
+    assert precache.scope_key("") == "811c9dc5" and precache.scope_key("a") == "e40c292c"
+
+
+SCOPE_PATHS = ["/", "/a/", "/b/", "/a/b/", "/pocket-patience/", "/caf%C3%A9/", "/é/"]
+
+
+@pytest.mark.parametrize("source", ["service-worker.js", "web/pyodide-loader.mjs"])
+def test_the_browser_side_computes_the_same_scope_key(source: str):
+    """The worker names its caches and the page's loader finds them with these keys: both
+    JavaScript copies of the function must agree with each other and with Python."""
+    node = shutil.which("node")
+    assert node, "Node.js is needed (make installs it with the npm packages)"
+    text = (ROOT / source).read_text()
+    function = re.search(r"^function scopeKey\(path\) \{\n.*?^\}$", text, re.M | re.S)
+    assert function, f"{source}: no scopeKey function"
+    script = f"{function.group(0)}\nconsole.log(JSON.stringify({json.dumps(SCOPE_PATHS)}" \
+             ".map(scopeKey)));"
+    out = subprocess.run([node, "-e", script], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == [precache.scope_key(p) for p in SCOPE_PATHS]
 
 
 def test_rendered_worker_carries_the_list_and_the_hashes(tree: Path):
@@ -64,7 +93,7 @@ def test_rendered_worker_carries_the_list_and_the_hashes(tree: Path):
     line = re.search(r"^const BUILD = (.*); // @build$", text, re.MULTILINE).group(1)
     build = json.loads(line)
     info = precache.build_info(tree)
-    assert build == {"cache": info["cache"], "files": info["files"]}
+    assert build == {"version": info["version"], "files": info["files"]}
     assert "./index.html" in build["files"] and len(build["files"]["./index.html"]) == 64
     assert precache.is_template(tree / "service-worker.js")  # the file on disk stays a template
     assert not precache.is_template_text(text)
@@ -85,10 +114,10 @@ def test_dev_server_renders_the_worker_on_every_request(tree: Path):
                 assert response.headers["Content-Type"].startswith("text/javascript")
                 return response.read().decode()
         before = fetch()
-        assert precache.build_info(tree)["cache"] in before
+        assert precache.build_info(tree)["version"] in before
         (tree / "web" / "main.py").write_text("print('changed')\n")
         after = fetch()
-        assert precache.build_info(tree)["cache"] in after and after != before
+        assert precache.build_info(tree)["version"] in after and after != before
     finally:
         server.shutdown()
         server.server_close()

@@ -1,0 +1,155 @@
+"""Two copies of the app on one origin (a GitHub Pages project site, /a/ and /b/) never
+touch each other's caches: each service worker keeps its precache under a name scoped to
+its own folder and deletes only its own scope's old caches, and each page's Python
+snapshot lives in its own scope's cache."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, BrowserLog, watch, watch_page
+from tests.e2e.test_pwa_offline import ready, wait_controlled
+from tests.e2e.test_pwa_snapshot import SNAPSHOT_TIMEOUT_MS
+from tools import precache
+from tools.build_dist import build
+from tools.serve import start_server
+
+START = "window.__pyodideStart"
+CACHE_NAMES = "caches.keys().then((names) => names.sort())"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> dict:
+    """``make dist`` twice, the second with one CSS comment changed (so another version
+    with another content hash), as the folders a/ and b/ of one site."""
+    top = tmp_path_factory.mktemp("copies")
+    root = top / "site"
+    versions = {"a": build(root / "a")["version"]}
+    source_b = top / "source-b"
+    shutil.copytree(root / "a", source_b)
+    css = source_b / "web" / "table.css"
+    css.write_text("/* copy b */\n" + css.read_text())
+    versions["b"] = build(root / "b", root=source_b)["version"]
+    assert versions["a"] != versions["b"]
+    (root / "blank.html").write_text(
+        '<!doctype html><title>blank</title><link rel="icon" href="data:,">\n')
+    return {"root": root, "versions": versions}
+
+
+def launch(browser, profile: Path, url: str, log: BrowserLog):
+    """Chromium on a profile kept on disk, so that a second launch is a browser restart."""
+    context = browser.browser_type.launch_persistent_context(
+        str(profile), executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, base_url=url)
+    watch(context, log, url, block=False)
+    return context
+
+
+def open_page(context, log: BrowserLog):
+    page = context.pages[0] if context.pages else context.new_page()
+    watch_page(page, log)
+    return page
+
+
+def install(page, path: str) -> None:
+    """Visit, wait until the service worker controls the page (its precache is complete
+    then), reload once so that the Python snapshot is made, and wait for it."""
+    page.goto(path)
+    ready(page)
+    wait_controlled(page)
+    page.reload()
+    ready(page)
+    page.wait_for_function("() => document.documentElement.dataset.snapshot",
+                           timeout=SNAPSHOT_TIMEOUT_MS)
+    assert page.evaluate("document.documentElement.dataset.snapshot") == "saved"
+
+
+def expected_caches(site: dict) -> list[str]:
+    names = []
+    for folder in ("a", "b"):
+        scope = f"/{folder}/"
+        names.append(precache.cache_name(site["versions"][folder], scope))
+        names.append(precache.snapshot_cache_name(scope))
+    return sorted(names)
+
+
+def test_two_copies_on_one_origin_both_start_offline_after_a_browser_restart(
+        browser, site, tmp_path):
+    profile = tmp_path / "profile"
+    log = BrowserLog()
+    server, url = start_server(site["root"])
+    try:
+        context = launch(browser, profile, url, log)
+        try:
+            page = open_page(context, log)
+            install(page, "/a/")
+            install(page, "/b/")
+        finally:
+            context.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+    # The server is gone and the browser is offline: only the service workers can answer.
+    context = launch(browser, profile, url, log)
+    try:
+        context.set_offline(True)
+        page = open_page(context, log)
+        for folder in ("a", "b"):
+            page.goto(f"/{folder}/")
+            ready(page)
+            start = page.evaluate(START)
+            assert start["app"] == site["versions"][folder]
+            assert start["snapshot"] == "restored", (folder, start)
+        assert page.evaluate(CACHE_NAMES) == expected_caches(site)
+    finally:
+        context.close()
+    assert log.problems() == []
+
+
+def seed_old_format_caches(page) -> None:
+    """Caches as the app's earlier versions named them (no scope in the name): a precache
+    of /a/ and one of /b/, and the one snapshot cache shared by every copy (last written
+    by /a/)."""
+    page.evaluate("""async () => {
+        const put = async (name, path) =>
+            (await caches.open(name)).put(new URL(path, location.href).href,
+                                          new Response('old'));
+        await put('pocket-patience-0123456789abcdef', '/a/index.html');
+        await put('pocket-patience-fedcba9876543210', '/b/index.html');
+        await put('pp-pyodide-snapshot',
+                  '/a/vendor/pyodide/pyodide-snapshot-0.0.0-compiled-app-0123456789abcdef.bin');
+    }""")
+
+
+def test_a_service_worker_deletes_old_caches_of_its_own_folder_only(browser, site, tmp_path):
+    log = BrowserLog()
+    server, url = start_server(site["root"])
+    context = launch(browser, tmp_path / "profile", url, log)
+    try:
+        page = open_page(context, log)
+        page.goto("/blank.html")  # same origin, outside both scopes
+        seed_old_format_caches(page)
+        page.goto("/b/")
+        ready(page)
+        wait_controlled(page)
+        assert page.evaluate(CACHE_NAMES) == sorted([
+            precache.cache_name(site["versions"]["b"], "/b/"),
+            # /a/'s: not for /b/'s worker to delete.
+            "pocket-patience-0123456789abcdef",
+            "pp-pyodide-snapshot",
+        ])
+        page.goto("/a/")
+        ready(page)
+        wait_controlled(page)
+        assert page.evaluate(CACHE_NAMES) == sorted([
+            precache.cache_name(site["versions"]["a"], "/a/"),
+            precache.cache_name(site["versions"]["b"], "/b/"),
+        ])
+    finally:
+        context.close()
+        server.shutdown()
+        server.server_close()
+    assert log.problems() == []
