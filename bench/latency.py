@@ -35,6 +35,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 import engine  # noqa: E402
 from tools.serve import start_server  # noqa: E402
+from web.saves import GameSaves  # noqa: E402
 from web.storage import MemoryBackend, Storage  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -144,7 +145,7 @@ class Bench:
         """The game the page autosaved (a tap picks its own destination)."""
         backend = MemoryBackend()
         backend.items.update(self.page.evaluate("() => ({...localStorage})"))
-        return engine.replay(Storage(backend).saved_game()["record"])
+        return GameSaves(Storage(backend)).load().game
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -97,7 +97,10 @@ export class Board {
   // -- updating --------------------------------------------------------------------
 
   finishAnimations() {
-    for (const a of this.anims) a.finish();
+    for (const a of this.anims) {
+      a.finish();
+      this.landed(a);
+    }
     this.anims.clear();
   }
 
@@ -220,7 +223,15 @@ export class Board {
       ],
       { duration: MOVE_MS, delay, fill: "backwards", easing: "cubic-bezier(.2,.7,.3,1)" },
     );
+    // A card in flight is not where its pile is: a press on it belongs to whatever lies
+    // under it (the stock clicked again at once must deal again, not play this card).
+    rec.el.style.pointerEvents = "none";
+    anim.ppFlying = rec.el;
     this.track(anim);
+  }
+
+  landed(anim) {
+    if (anim.ppFlying) anim.ppFlying.style.pointerEvents = "";
   }
 
   animateFlip(el) {
@@ -230,8 +241,10 @@ export class Board {
 
   track(anim) {
     this.anims.add(anim);
-    anim.onfinish = () => this.anims.delete(anim);
-    anim.oncancel = () => this.anims.delete(anim);
+    anim.onfinish = anim.oncancel = () => {
+      this.anims.delete(anim);
+      this.landed(anim);
+    };
   }
 
   // -- queries used by input -----------------------------------------------------------

@@ -1,9 +1,11 @@
-// The page side of statistics, sharing and "leave this game?" questions (issue 5).
+// The page side of statistics, sharing and "leave this game?" questions.
 //
 // Python decides (web/pwa_intents.py: counts, checks, builds links and the chart); this
 // module only shows the answers and asks the player. It talks to Python through the same
 // window.ppDispatch(kind, json) the table uses. Every text goes in with textContent; the
 // one piece of markup, the chart, is an SVG that Python built from validated numbers.
+
+import { download } from "./ui.js";
 
 const ask = (kind, data = {}) => JSON.parse(window.ppDispatch(kind, JSON.stringify(data)));
 
@@ -108,6 +110,10 @@ function statsView() {
     el("table", { id: "stats-table", className: "stats-table" }),
     el("figure", { id: "stats-chart", className: "stats-chart" }),
     el("p", { id: "stats-message", role: "status", className: "stats-message" }),
+    el("p", { id: "stats-damaged", className: "stats-message", hidden: true },
+      el("span", { id: "stats-damaged-text" }), " ",
+      el("button", { type: "button", data: { pwa: "damaged-download" } }, "Download"), " ",
+      el("button", { type: "button", data: { pwa: "damaged-clear" } }, "Delete")),
     el("div", { className: "buttons" },
       el("button", { type: "button", data: { pwa: "stats-export" } }, "Export"),
       el("button", { type: "button", data: { pwa: "stats-import" } }, "Import…"),
@@ -140,6 +146,11 @@ function showStats(answer, message = "") {
   view.querySelector("#stats-chart").innerHTML = answer.chart;
   const note = answer.saving ? "" : " This browser does not let the game save statistics.";
   view.querySelector("#stats-message").textContent = (message || answer.message || "") + note;
+  // Saved data that could not be read is kept aside until the player deletes it.
+  view.querySelector("#stats-damaged").hidden = !answer.damaged;
+  view.querySelector("#stats-damaged-text").textContent = answer.damaged
+    ? `${answer.damaged} damaged saved value${answer.damaged === 1 ? " is" : "s are"} kept aside.`
+    : "";
 }
 
 export function openStats(variant) {
@@ -158,15 +169,25 @@ async function onStatsClick(event) {
       break;
     case "stats-export": {
       const { text, filename } = ask("stats_export", { now: new Date().toISOString() });
-      const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-      const link = el("a", { href: url, download: filename, hidden: true });
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      download(text, filename);
       showStats(ask("stats", { variant }), `Exported to ${filename}.`);
       break;
     }
+    case "damaged-download": {
+      const { text, filename } = ask("damaged_export", { now: new Date().toISOString() });
+      download(text, filename);
+      showStats(ask("stats", { variant }), `Saved as ${filename}.`);
+      break;
+    }
+    case "damaged-clear":
+      if (await confirmLeave("Delete the damaged data?",
+        "The saved data that could not be read will be deleted. This cannot be undone.",
+        "Delete")) {
+        const { message } = ask("damaged_clear");
+        showStats(ask("stats", { variant }), message);
+      }
+      if (!statsDialog.open) statsDialog.showModal();
+      break;
     case "stats-import":
       statsDialog.querySelector('[data-pwa="stats-file"]').click();
       break;

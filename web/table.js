@@ -36,6 +36,7 @@ class App {
       restart: () => app.call("restart"),
       newGame: (variant, seed) => app.call("new", { variant, seed }),
       settings: (changes) => app.call("settings", changes),
+      ask: (kind, data) => app.call(kind, data),
     });
     this.input = new Input(this.root, this.board, {
       busy: () => app.ui.busy(),
@@ -64,6 +65,13 @@ class App {
     new ResizeObserver(() => this.board.relayout()).observe(this.root);
     document.addEventListener("visibilitychange", () => {
       this.call("visibility", { hidden: document.visibilityState === "hidden" });
+    });
+    // Another tab of this copy of the app saved the game or the statistics: follow it at
+    // once while this page is on screen (a hidden page follows when it is shown again).
+    const ours = `pp:v1:${new URL("./", location.href).pathname}`;
+    addEventListener("storage", (event) => {
+      if (event.key !== null && !event.key.startsWith(ours)) return;
+      if (document.visibilityState === "visible" && !this.input.active) this.call("sync");
     });
     document.documentElement.dataset.app = "ready";
   }
@@ -98,7 +106,8 @@ class App {
     const ids = Object.keys(payload.piles);
     const fresh = !prev || prev.family !== payload.family || prev.variant !== payload.variant
       || ids.join() !== Object.keys(prev.piles).join();
-    if (fresh || payload.event === "new" || payload.event === "start") {
+    const whole = ["new", "start", "sync"].includes(payload.event);
+    if (fresh || whole) {
       this.input.cancelHeld();
       if (fresh) this.board.setup(payload.family, ids, payload.pile_names);
       this.ui.setVariants(payload.variants || [], payload.variant);
@@ -117,7 +126,7 @@ class App {
     }
     const hintMove = payload.move;
     this.board.clearMarks("hint");
-    const quiet = payload.event === "new" || payload.event === "start";
+    const quiet = whole;
     this.board.update(payload.piles, hintMove, !quiet);
     if (this.board.dragged.size) {
       this.board.cancelDrag([...this.board.dragged.keys()].map((el) => this.recOf(el)).filter(Boolean));

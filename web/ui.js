@@ -11,6 +11,24 @@ function formatTime(ms) {
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
+// Offer `text` to the player as a file called `filename` (statistics, damaged data).
+export function download(text, filename) {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+// The page's address without its query: a link that has done its work is not dealt again.
+function forgetLink() {
+  if (location.search) history.replaceState(null, "", location.pathname);
+}
+
 export class Ui {
   constructor(handlers) {
     this.h = handlers;
@@ -37,10 +55,18 @@ export class Ui {
       winnableNote: $("#menu-winnable-note"),
     };
     this.settings = {};
+    this.notices = []; // messages waiting for the info dialog, shown one after another
     this.titles = {};
     this.winnableCounts = {};
     this.canUndo = false;
     document.addEventListener("click", (e) => this.onClick(e));
+    this.els.info.addEventListener("close", () => this.nextNotice());
+    this.els.confirm.addEventListener("close", () => {
+      const otherwise = this.onDecline;
+      this.onConfirm = this.onDecline = null;
+      if (otherwise) otherwise();
+      this.nextNotice();
+    });
     this.els.menu.addEventListener("submit", (e) => e.preventDefault());
     $("#set-four").addEventListener("change", (e) => this.h.settings({ four_colour: e.target.checked }));
     for (const r of document.querySelectorAll('input[name="tap"]')) {
@@ -90,7 +116,7 @@ export class Ui {
         break;
       case "confirm-yes": {
         const then = this.onConfirm;
-        this.onConfirm = null;
+        this.onConfirm = this.onDecline = null;
         this.els.confirm.close();
         if (then) then();
         break;
@@ -104,9 +130,21 @@ export class Ui {
       case "end-new":
         this.openMenu();
         break;
+      case "damaged-download": {
+        const { text, filename } = this.h.ask("damaged_export", { now: new Date().toISOString() });
+        download(text, filename);
+        this.say(`Saved as ${filename}.`);
+        break;
+      }
+      case "damaged-clear":
+        this.els.info.close();
+        this.confirm("Delete the damaged data?",
+          "The saved data that could not be read will be deleted. This cannot be undone.",
+          "Delete", () => this.say(this.h.ask("damaged_clear").message, true));
+        break;
       case "share":
       case "stats":
-        // web/pwa-ui.js (issue 5) may take these over by defining window.ppExtras.
+        // web/pwa-ui.js takes these over by defining window.ppExtras.
         if (typeof window.ppExtras?.[action] === "function") window.ppExtras[action]();
         else if (action === "share") this.share();
         else this.info("Statistics", "Statistics for each game will appear here.");
@@ -203,23 +241,39 @@ export class Ui {
     }
   }
 
-  confirm(title, text, yes, then) {
+  // Ask a yes/no question: `then` runs on yes, `otherwise` (if given) on any other close.
+  confirm(title, text, yes, then, otherwise = null) {
     $("#confirm-title").textContent = title;
     $("#confirm-text").textContent = text;
     $("#confirm-yes").textContent = yes;
     this.onConfirm = then;
+    this.onDecline = otherwise;
     this.els.confirm.showModal();
   }
 
   // -- dialogs --------------------------------------------------------------------------
 
-  info(title, text, link = "") {
+  info(title, text, link = "", damaged = false) {
     $("#info-title").textContent = title;
     $("#info-text").textContent = text;
     const linkBox = $("#info-linkbox");
     linkBox.hidden = !link;
     $("#info-link").value = link;
+    $("#info-damaged").hidden = !damaged;
     if (!this.els.info.open) this.els.info.showModal();
+  }
+
+  // Notices (a bad link, damaged saved data, storage that will not save) each get the
+  // info dialog in turn: none replaces another.
+  notify(notices) {
+    this.notices.push(...notices);
+    this.nextNotice();
+  }
+
+  nextNotice() {
+    if (this.els.info.open || this.els.confirm.open) return;
+    const next = this.notices.shift();
+    if (next) this.info(next.title, next.text, "", !!next.damaged);
   }
 
   share() {
@@ -279,14 +333,17 @@ export class Ui {
     this.canUndo = !!payload.can_undo;
     this.moveCount = payload.move_count;
     this.setUnwinnable(!!payload.unwinnable);
-    if (payload.notice) this.info("Link not opened", payload.notice);
-    if (payload.storage_notice) this.info("Saving", payload.storage_notice);
     if (payload.link) {
+      // The link stays in the address bar until answered, so a reload asks again.
       const { variant, deal, title } = payload.link;
       this.confirm("Open the shared deal?",
         `${title}, deal ${deal}. The game you are playing now counts as a loss in the statistics.`,
-        "Open it", () => this.h.newGame(variant, deal));
+        "Open it", () => {
+          forgetLink();
+          this.h.newGame(variant, deal);
+        }, forgetLink);
     }
+    if (payload.notices) this.notify(payload.notices);
   }
 
   // "This game can no longer be won": only ever shown on the solver's proof (the

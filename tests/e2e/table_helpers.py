@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import pytest
 
 import engine
+from web.saves import GameSaves
 from web.storage import MemoryBackend, Storage
 
 READY_MS = 90_000
@@ -109,10 +110,10 @@ class TablePage:
         return engine.new_game(variant, seed)
 
     def load(self, game: engine.Game) -> None:
-        """Put ``game`` in the autosave slot (as web/storage.py writes it) and reload: the
+        """Put ``game`` in the autosave slot (as web/saves.py writes it) and reload: the
         page resumes it, as after any reload."""
         backend = MemoryBackend()
-        Storage(backend).save_game(game.record(), 0)
+        GameSaves(Storage(backend)).save(game, "loaded-by-a-test", 0, False)
         # Leave the app first (it saves its own game as it goes), onto any page of its origin.
         self.page.goto("/pyscript.toml")
         self.page.evaluate(SET_STORAGE_JS, backend.items)

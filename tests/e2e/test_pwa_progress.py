@@ -68,7 +68,7 @@ def test_autosave_restores_the_game_with_its_undo_and_redo_lines(table):
     game.undo()
     game.undo()
     table.check(game)
-    saved = table.page.evaluate("localStorage.getItem('pp:v1:game')")
+    saved = table.page.evaluate("localStorage.getItem('pp:v1:/game')")
     assert json.loads(saved)["schema"] == 1
 
 
@@ -151,22 +151,28 @@ def test_export_then_import_round_trip_and_a_bad_file_changes_nothing(table, tmp
 def test_corrupt_and_foreign_stored_values_never_stop_the_app(table):
     table.page.goto("/pyscript.toml")
     table.page.evaluate(SET_STORAGE_JS, {
-        "pp:v1:game": "{this is not json",
-        "pp:v1:stats": json.dumps({"schema": 99, "variants": {}}),
-        "pp:v1:settings": json.dumps([1, 2, 3]),
+        "pp:v1:/game": "{this is not json",
+        "pp:v1:/stats": json.dumps({"schema": 99, "variants": {}}),
+        "pp:v1:/settings": json.dumps([1, 2, 3]),
         "another-app": "<b>keep me</b>",
     })
     table.goto()
-    info = table.page.locator("#info")
-    info.wait_for()
-    text = info.inner_text()
-    assert "saved game could not be restored" in text and "newer version" in text
+    texts = []
+    for _ in range(3):  # one notice after another, none replacing the last
+        info = table.page.locator("#info")
+        info.wait_for()
+        texts.append(info.inner_text())
+        assert "Saved data could not be read" in texts[-1] and "Download it" in texts[-1]
+        table.page.click("#info [data-menu=cancel]")
+    assert any("saved game could not be used" in t for t in texts)
+    assert any("newer version" in t for t in texts)
     assert table.page.evaluate("localStorage.getItem('another-app')") == "<b>keep me</b>"
-    assert table.page.evaluate("localStorage.getItem('pp:v1:unreadable:stats')")
-    table.close_dialogs()
+    kept = table.page.evaluate("Object.keys(localStorage).filter((k) => "
+                               "k.startsWith('pp:v1:/unreadable:'))")
+    assert len(kept) == 3
     # A fresh game plays and saves.
-    pos = table.page.evaluate("JSON.parse(localStorage.getItem('pp:v1:game'))")
-    assert pos["schema"] == 1 and pos["record"]["moves"] == []
+    pos = table.page.evaluate("JSON.parse(localStorage.getItem('pp:v1:/game'))")
+    assert pos["schema"] == 1 and pos["count"] == 0
 
 
 def test_storage_that_throws_on_write_lets_play_go_on(browser, base_url):
@@ -204,17 +210,17 @@ def test_storage_that_throws_on_write_lets_play_go_on(browser, base_url):
 def test_a_bad_link_says_why_and_leaves_game_and_statistics_alone(table, query, words):
     game = open_deal(table, "spider-2", 4242)
     play_first(table, game, 2)
-    before = table.page.evaluate("({game: localStorage.getItem('pp:v1:game'),"
-                                 " stats: localStorage.getItem('pp:v1:stats')})")
+    before = table.page.evaluate("({game: localStorage.getItem('pp:v1:/game.0'),"
+                                 " stats: localStorage.getItem('pp:v1:/stats')})")
     table.goto(query)
     info = table.page.locator("#info")
     info.wait_for()
     assert words in info.inner_text() and "still here" in info.inner_text()
     assert table.page.locator("img").count() == 0  # never inserted as HTML
     table.check(game)
-    after = table.page.evaluate("({game: localStorage.getItem('pp:v1:game'),"
-                                " stats: localStorage.getItem('pp:v1:stats')})")
-    assert json.loads(after["game"])["record"] == json.loads(before["game"])["record"]
+    after = table.page.evaluate("({game: localStorage.getItem('pp:v1:/game.0'),"
+                                " stats: localStorage.getItem('pp:v1:/stats')})")
+    assert json.loads(after["game"])["moves"] == json.loads(before["game"])["moves"]
     assert after["stats"] == before["stats"]
 
 
