@@ -19,6 +19,11 @@ first action to the last, and how many of them overlap an input's handling (the 
 fall between actions: animation frames, the benchmark's own polling, other processes on
 a busy machine stretching a task). It prints p50, p95 and max per kind and overall; it asserts
 nothing. Budgets (DESIGN.md): p95 <= 16 ms (aim for 8 ms); no long task over 50 ms.
+
+Then (--deep, default 100,1000,5000) the cost of an action deep into one game: a Klondike
+deal is played on by stock turns and recycles through the page's intent API, and at each
+of those move counts 100 more actions are timed in the page (the Python call, the render
+and the autosave): it should not grow with the length of the game.
 """
 
 from __future__ import annotations
@@ -155,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deal", type=int, default=5)
     parser.add_argument("--url", help="measure this server instead of serving the repository")
     parser.add_argument("--debug", help="on a failed move, save a screenshot here")
+    parser.add_argument("--deep", default="100,1000,5000",
+                        help="move counts at which to time actions deep into one game "
+                             "('' to skip)")
     args = parser.parse_args(argv)
 
     server = None
@@ -218,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
             long_tasks = page.evaluate("window.__long")
             windows = page.evaluate("window.__windows")
             heap_end = page.evaluate(HEAP_JS)
+            deep = deep_game(page, [int(n) for n in args.deep.split(",") if n.strip()])
             context.close()
             browser.close()
     finally:
@@ -242,7 +251,43 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {duration:.0f} ms at {start:.0f} ms, after {last or 'no input yet'}")
     print(f"JS heap after GC: {heap_start[0] / 1e6:.1f} MB before play, "
           f"{heap_end[0] / 1e6:.1f} MB after; DOM elements {heap_start[1]} -> {heap_end[1]}")
+    if deep:
+        print("time per action deep into one game (klondike deal 7, stock turns and "
+              "recycles through ppTable.act, 100 timed at each count):")
+        for moves, times, stored in deep:
+            print(f"  at move {moves:5}: p50 {statistics.median(times):5.2f} ms  "
+                  f"p95 {percentile(times, 0.95):5.2f} ms  saved game {stored:,} chars")
     return 0
+
+
+# Actions through the page's intent API, untimed and timed (the Python call, the render
+# and the autosave), and the size of the saved game.
+ADVANCE_JS = "(n) => { for (let i = 0; i < n; i++) window.ppTable.act('stock'); }"
+TIMED_JS = """(n) => {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    window.ppTable.act('stock');
+    times.push(performance.now() - start);
+  }
+  return times;
+}"""
+SAVED_CHARS_JS = """() => Object.keys(localStorage).filter((k) => /^pp:v1:.*game/.test(k))
+  .reduce((sum, k) => sum + localStorage[k].length, 0)"""
+
+
+def deep_game(page, counts: list[int]) -> list[tuple[int, list[float], int]]:
+    """(moves, action times in ms, saved-game size) at each of ``counts`` moves."""
+    if not counts:
+        return []
+    page.evaluate("() => window.ppTable.act('new', {variant: 'klondike', seed: 7})")
+    done, out = 0, []
+    for target in sorted(counts):
+        page.evaluate(ADVANCE_JS, target - done)
+        times = page.evaluate(TIMED_JS, 100)
+        done = target + 100
+        out.append((target, times, page.evaluate(SAVED_CHARS_JS)))
+    return out
 
 
 if __name__ == "__main__":
