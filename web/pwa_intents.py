@@ -89,7 +89,7 @@ class PwaIntents:
             "played": vs.played,
             "chart": chart_svg(vs.recent),
             "saving": not (self.storage.write_failed or self.storage.read_failed),
-            "damaged": len(self.storage.damaged()),
+            "damaged": self.storage.damaged_count(),
         }
 
     def do_stats_reset(self, variant: str | None = None, everything: bool = False) -> Payload:
@@ -131,7 +131,7 @@ class PwaIntents:
     def do_damaged_clear(self) -> Payload:
         """Delete the damaged values kept aside (the page asked the player first)."""
         count = self.storage.damaged_clear()
-        return {"event": "damaged_clear", "damaged": len(self.storage.damaged()),
+        return {"event": "damaged_clear", "damaged": self.storage.damaged_count(),
                 "message": f"Deleted {count} damaged saved value{'s' if count != 1 else ''}."}
 
     # -- sharing ----------------------------------------------------------------------------

@@ -259,6 +259,10 @@ class Storage:
         when = int(self.now() * 1000)
         return self.write_text(f"{DAMAGED}{when:013d}:{name}:{digest}", text)
 
+    def damaged_count(self) -> int:
+        """How many damaged copies are kept (their keys only are read)."""
+        return sum(1 for k in self.keys() if k.startswith(DAMAGED))
+
     def damaged(self) -> list[dict[str, Any]]:
         """The damaged copies kept, oldest first: ``{"key", "name", "when", "chars"}``."""
         found = []

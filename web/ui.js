@@ -322,7 +322,8 @@ export class Ui {
     for (const [action, ok] of [["undo", payload.can_undo], ["redo", payload.can_redo]]) {
       for (const b of document.querySelectorAll(`[data-action="${action}"]`)) b.disabled = !ok;
     }
-    if (payload.announce) this.say(payload.announce, payload.event === "illegal");
+    // Refusals and "changed in another tab" are shown as well as spoken.
+    if (payload.announce) this.say(payload.announce, ["illegal", "sync"].includes(payload.event));
     if (payload.status === "playing") {
       this.endShownFor = "";
       this.closeEnd();

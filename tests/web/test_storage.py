@@ -117,6 +117,7 @@ def test_damaged_copies_can_be_downloaded_and_deleted():
     store = Storage(backend)
     store.read("settings")
     store.read("stats")
+    assert store.damaged_count() == 2
     doc = json.loads(store.damaged_export())
     assert doc["kind"] == "damaged-data"
     assert sorted((i["name"], i["text"]) for i in doc["items"]) == [("settings", "{oops"),
