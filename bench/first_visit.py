@@ -41,6 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.startup import CHROMIUM, CHROMIUM_ARGS, RECORDER, load, measure  # noqa: E402
@@ -122,7 +123,7 @@ class Wire:
         return sum(size for at, size in self.done if at + offset <= wall_ms)
 
 
-def visit(p, url: str, profile: tuple[float, float, float], paths: list[str],
+def visit(p, url: str, profile: tuple[float, float, float], base: str,
           timeout_ms: float) -> dict[str, float]:
     """One first visit, the offline cache filling, and the installed app's reload."""
     down, up, latency = profile
@@ -144,14 +145,20 @@ def visit(p, url: str, profile: tuple[float, float, float], paths: list[str],
                 "downloadThroughput": down, "uploadThroughput": up})
 
             marks = measure(page, lambda: page.goto(url), timeout_ms)
+            paths = precache_list(base)  # as late as possible: the tree may be edited
             origin = page.evaluate("performance.timeOrigin")
             row = {"first card": marks.get("first card"), "playable": marks["ready"],
                    "bytes": wire.bytes_until(origin + marks["ready"]),
                    "card before playable": marks.get("first card", 1e18) < marks["ready"]}
-            if paths:
-                page.wait_for_function(f"async () => ({CACHED_COUNT})"
-                                       f"({json.dumps(paths)}) >= {len(paths)}",
+            held = f"({CACHED_COUNT})({json.dumps(paths)})"
+            try:
+                page.wait_for_function(f"async () => (await {held}) >= {len(paths)}",
                                        timeout=timeout_ms, polling=100)
+            except PlaywrightTimeout:
+                print(f"  the offline cache holds {page.evaluate(held)} of {len(paths)} "
+                      f"files after {timeout_ms / 1000:.0f} s; caches: "
+                      f"{page.evaluate('caches.keys()')}", file=sys.stderr)
+            else:
                 complete = page.evaluate(NOW)
                 row["offline ready"] = complete - origin
                 row["bytes offline ready"] = wire.bytes_until(complete)
@@ -216,7 +223,6 @@ def main() -> int:
     else:
         server, base = start_server(ROOT, compress=args.compress)
     url = f"{base}/{args.query}"
-    paths = precache_list(base)
     results: dict[str, list[dict]] = {}
     try:
         with sync_playwright() as p:
@@ -224,7 +230,7 @@ def main() -> int:
                   f"{'on' if args.compress else 'off'}, load average {load()}")
             for name in args.profile or list(PROFILES):
                 for _ in range(args.runs):
-                    row = visit(p, url, PROFILES[name], paths, args.timeout * 1000)
+                    row = visit(p, url, PROFILES[name], base, args.timeout * 1000)
                     results.setdefault(name, []).append(row)
                     print(f"  {name}: " + ", ".join(
                         f"{k} {v:.0f}" if isinstance(v, float) else f"{k} {v}"
@@ -234,7 +240,7 @@ def main() -> int:
             server.shutdown()
             server.server_close()
     print(f"load average at the end {load()}; medians of {args.runs} runs; "
-          f"precache {len(paths)} files")
+          f"precache {len(precache_list(base))} files")
     print(table(results))
     return 0
 
