@@ -422,6 +422,7 @@ class Table(PwaIntents, SolverIntents):
         status = position.pop("status")
         pos_for_progress = dict(position, piles=piles)
         payload: Payload = {
+            "type": "render",
             "event": event,
             "variant": variant,
             "seed": seed,

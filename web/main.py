@@ -63,18 +63,19 @@ def main() -> None:
     def dispatch(kind: str, data_json: str) -> str:
         try:
             payload = table.handle(kind, json.loads(data_json) if data_json else {})
+            payload.setdefault("type", payload.get("event"))  # "render", "stats", "watch"...
         except Exception as error:  # never leave the page without an answer
             window.console.error(f"table: {kind} failed: {type(error).__name__}: {error}")
             payload = table.render("error", announce="Something went wrong.")
         return json.dumps(payload, separators=(",", ":"))
 
-    window.ppDispatch = create_proxy(dispatch)  # kept alive for the page's lifetime
+    bridge = create_proxy(dispatch)  # web/table.js holds it for the page's lifetime
     first = table.start(str(window.location.search))
     if window.location.search and "link" not in first:
         # The link has done its work: a reload resumes the autosave, not the link's deal.
         # A link still waiting for the player's answer stays, so a reload asks again.
         window.history.replaceState(None, "", window.location.pathname)
-    window.ppTable.start(window.ppDispatch, json.dumps(first, separators=(",", ":")))
+    window.ppTable.start(bridge, json.dumps(first, separators=(",", ":")))
     # Everything alive now (the interpreter, the engine, this module) lives as long as the
     # page: take it out of the collector's sight, so that a full collection during play
     # scans only the game's own objects (measured in Pyodide: ~10 ms -> ~0.2 ms).

@@ -1,13 +1,14 @@
 // The page side of statistics, sharing and "leave this game?" questions.
 //
 // Python decides (web/pwa_intents.py: counts, checks, builds links and the chart); this
-// module only shows the answers and asks the player. It talks to Python through the same
-// window.ppDispatch(kind, json) the table uses. Every text goes in with textContent; the
-// one piece of markup, the chart, is an SVG that Python built from validated numbers.
+// module only shows the answers and asks the player. It talks to Python through
+// window.ppTable.act(kind, data), the table's one way into Python. Every text goes in with
+// textContent; the one piece of markup, the chart, is an SVG that Python built from
+// validated numbers.
 
 import { download } from "./ui.js";
 
-const ask = (kind, data = {}) => JSON.parse(window.ppDispatch(kind, JSON.stringify(data)));
+const ask = (kind, data = {}) => window.ppTable.act(kind, data);
 
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);

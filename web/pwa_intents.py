@@ -4,7 +4,8 @@ Pure Python (no browser imports). :class:`PwaIntents` is mixed into web.controll
 so these intents come through the page's one dispatch like every other action:
 
 - ``stats`` / ``stats_reset`` / ``stats_export`` / ``stats_import``: the statistics view
-  (web/pwa-ui.js asks with ``ppDispatch`` and shows the answer; nothing goes to the board);
+  (web/pwa-ui.js asks through ``ppTable.act`` and shows the answer; nothing goes to the
+  board);
 - ``share``: the share link of the deal on the table (web/share.py).
 
 Rules (spider.txt sections 8 and 10, for every game): a win is counted when it happens,

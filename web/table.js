@@ -86,7 +86,7 @@ class App {
       this.board.cancelDrag([...this.board.dragged.keys()].map((el) => this.recOf(el)).filter(Boolean));
       return null;
     }
-    if (payload.piles) this.apply(payload); // other answers (stats, share) are not renders
+    if (payload.type === "render") this.apply(payload); // others: stats, share, watch...
     return payload;
   }
 
