@@ -5,8 +5,15 @@ The page (web/table.js) calls :meth:`Table.handle` once per player action with a
 and gets back everything it needs to redraw: the position with hidden cards masked as
 "down", the legal moves (so a drag knows where a group may land without asking again),
 the counters, and a sentence for the live region. The engine decides every rule; this
-module only asks it (``legal_moves``, ``play``, ``hint``) and ranks legal moves for taps;
-web/solver_intents.py adds the solver (proven hints, lost positions, winnable deals).
+module only asks it (``legal_moves``, ``play``, ``hint``) and ranks legal moves for taps.
+
+A Table is made of parts, each in its own module, and :attr:`Table.intents` says which
+part answers which intent:
+
+- the table itself (here): the game, its clock, the moves, opening and saving games;
+- the records (web/storage.py, web/saves.py): settings, the autosave, damaged data;
+- the scores (web/scores.py): statistics, results counted once, the share link;
+- the solver desk (web/desk.py): proven hints, the lost-position watch, winnable deals.
 """
 
 from __future__ import annotations
@@ -19,9 +26,9 @@ from typing import Any
 import engine
 from engine.cards import SUIT_MASK, parse_card
 from web import labels, share
-from web.pwa_intents import PwaIntents
+from web.desk import SolverDesk
 from web.saves import GameSaves, Saved
-from web.solver_intents import SolverIntents
+from web.scores import Scores
 from web.stats import StatsBook
 from web.storage import Notice, Storage
 
@@ -81,7 +88,7 @@ def is_stock_action(move: engine.Move) -> bool:
     return move.src == "stock" or move.dst == "stock"
 
 
-class Table(PwaIntents, SolverIntents):
+class Table:
     """One table: the current Game, its clock, settings, autosave, statistics and solver."""
 
     def __init__(self, storage: Storage, now: Callable[[], float] = time.monotonic,
@@ -91,7 +98,7 @@ class Table(PwaIntents, SolverIntents):
         self.saves = GameSaves(storage)
         self.now = now
         self.rng = rng or random.Random()
-        self.solver_init()
+        self.desk = SolverDesk(self)
         self.settings = storage.settings(engine.VARIANTS)
         self.game: engine.Game = engine.new_game(self.settings["variant"], self.random_seed())
         self.game_id = self.new_id()
@@ -100,6 +107,19 @@ class Table(PwaIntents, SolverIntents):
         self.stats = StatsBook(storage, engine.VARIANTS)
         self.recorded = False  # the current game's result is in the statistics
         self.pending_link: share.Link | None = None  # a link to open once the player agrees
+        self.scores = Scores(self)
+        desk, scores = self.desk, self.scores
+        self.intents: dict[str, Callable[..., Payload]] = {
+            "state": self.do_state, "sync": self.do_sync, "visibility": self.do_visibility,
+            "play": self.do_play, "tap": self.do_tap, "foundation": self.do_foundation,
+            "stock": self.do_stock, "undo": self.do_undo, "redo": self.do_redo,
+            "restart": self.do_restart, "new": self.do_new, "settings": self.do_settings,
+            "hint": desk.hint, "hint_step": desk.hint_step, "watch": desk.watch,
+            "stats": scores.stats, "stats_reset": scores.stats_reset,
+            "stats_export": scores.stats_export, "stats_import": scores.stats_import,
+            "damaged_export": scores.damaged_export, "damaged_clear": scores.damaged_clear,
+            "share": scores.share,
+        }
 
     # -- opening a game -------------------------------------------------------------------
 
@@ -134,7 +154,7 @@ class Table(PwaIntents, SolverIntents):
         elif saved is not None:
             self.resume(saved)
         else:
-            self.open(self.settings["variant"], self.draw_seed(self.settings["variant"]))
+            self.open(self.settings["variant"], self.desk.draw_seed(self.settings["variant"]))
         return self.render("start", announce=f"{labels.title(self.game.variant)}, deal "
                                               f"{self.game.seed}.")
 
@@ -165,7 +185,7 @@ class Table(PwaIntents, SolverIntents):
         """Make ``game`` the one on the table, with its clock (a resumed game's time goes on)."""
         self.game = game
         self.game_id = game_id or self.new_id()
-        self.game_replaced()
+        self.desk.game_replaced()
         self.recorded = recorded
         self.pending_link = None
         self.clock = Clock(self.now, elapsed_ms, started=game.move_count > 0)
@@ -176,7 +196,7 @@ class Table(PwaIntents, SolverIntents):
 
     def open(self, variant: str, seed: int) -> None:
         """Deal ``seed`` of ``variant`` as a fresh game (the one left counts as a loss)."""
-        self.abandon()
+        self.scores.abandon()
         self.adopt(engine.new_game(variant, seed))
         self.save()
 
@@ -187,7 +207,7 @@ class Table(PwaIntents, SolverIntents):
         data = data or {}
         if kind not in UNSYNCED and self.saves.changed_elsewhere():
             return self.follow()
-        handler = getattr(self, f"do_{kind}", None)
+        handler = self.intents.get(kind)
         if handler is None:
             return self.render("none", announce="")
         return handler(**data)
@@ -271,7 +291,7 @@ class Table(PwaIntents, SolverIntents):
         """A new game of ``variant`` (default: the current one), deal ``seed`` or random."""
         variant = variant if variant in engine.VARIANTS else self.game.variant
         if isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= MAX_DEAL:
-            seed = self.draw_seed(variant)
+            seed = self.desk.draw_seed(variant)
         self.open(variant, seed)
         return self.render("new", announce=f"New game: {labels.title(variant)}, deal {seed}.")
 
@@ -289,7 +309,7 @@ class Table(PwaIntents, SolverIntents):
         if isinstance(changes.get("four_colour"), bool):
             self.settings["four_colour"] = changes["four_colour"]
         if "winnable" in changes:
-            self.change_winnable(changes["winnable"])
+            self.desk.change_winnable(changes["winnable"])
         self.storage.save_settings(self.settings)
         return self.render("settings")
 
@@ -310,12 +330,12 @@ class Table(PwaIntents, SolverIntents):
 
     def after_change(self) -> None:
         """Keep the clock, the autosave and the solver in step with the game."""
-        self.position_changed()
+        self.desk.position_changed()
         status = self.game.status
         self.clock.update(finished=status != "playing")
         if status == "won":
             if not self.recorded:
-                self.record_result(won=True)
+                self.scores.record_result(won=True)
             self.saves.forget()
         else:
             self.save()
@@ -450,8 +470,8 @@ class Table(PwaIntents, SolverIntents):
             payload["settings"] = dict(self.settings)
         if event == "start":
             payload["card_names"] = labels.card_names()
-        self.add_pwa_fields(payload)
-        self.add_solver_fields(payload, event)
+        self.scores.fields(payload)
+        self.desk.fields(payload, event)
         return payload
 
 

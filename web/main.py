@@ -58,7 +58,7 @@ def main() -> None:
         backend = None
     # Keys are scoped to the app's folder: two copies on one origin never share data.
     table = Table(Storage(backend, scope_of(str(window.location.pathname))))
-    table.hold_gc = True  # no cyclic collection while solver tables live (solver_intents.py)
+    table.desk.hold_gc = True  # no cyclic collection while solver tables live (web/desk.py)
 
     def dispatch(kind: str, data_json: str) -> str:
         try:

@@ -1,6 +1,6 @@
 // The page side of statistics, sharing and "leave this game?" questions.
 //
-// Python decides (web/pwa_intents.py: counts, checks, builds links and the chart); this
+// Python decides (web/scores.py: counts, checks, builds links and the chart); this
 // module only shows the answers and asks the player. It talks to Python through
 // window.ppTable.act(kind, data), the table's one way into Python. Every text goes in with
 // textContent; the one piece of markup, the chart, is an SVG that Python built from

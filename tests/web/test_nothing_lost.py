@@ -67,7 +67,7 @@ def test_a_win_in_one_tab_survives_a_new_game_in_another():
     assert a.game.status == "won" and (castle(a).played, castle(a).won) == (5, 2)
     answer = b.handle("tap", {"pile": "t0"})  # B's view is stale: it follows, plays nothing
     assert answer["event"] == "sync" and "another tab" in answer["announce"]
-    assert b.in_progress is False  # the old game is counted already
+    assert b.scores.in_progress is False  # the old game is counted already
     b.handle("new", {"variant": "beleaguered-castle", "seed": 23})
     stored = StatsBook(Storage(backend), engine.VARIANTS).stats.of("beleaguered-castle")
     assert (stored.played, stored.won, stored.lost) == (5, 2, 3)
@@ -106,8 +106,8 @@ def test_a_game_left_in_two_tabs_is_counted_once():
     play_any(a, 1)
     b.start("")
     # Both tabs let it go at once: B's save shows A's game, A has not seen B at all.
-    b.abandon()
-    a.abandon()
+    b.scores.abandon()
+    a.scores.abandon()
     stored = StatsBook(Storage(backend), engine.VARIANTS).stats.of("doublets")
     assert (stored.played, stored.lost) == (1, 1)
 

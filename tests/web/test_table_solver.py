@@ -1,4 +1,4 @@
-"""The table's solver features in CPython (web/solver_intents.py through Table.handle).
+"""The table's solver features in CPython (web/desk.py through Table.handle).
 
 docs/solver.md §12, at the table: Hint first asks the solver (in slices) and shows the first move of
 a winning line, else falls back to the heuristic hint; a line being followed answers
@@ -47,7 +47,7 @@ def make_table(backend: MemoryBackend | None = None) -> Table:
                   rng=random.Random(7))
     # Generous budgets: these tests are about what a search finds, and a busy machine
     # must not cut one short (the watch is bounded by positions too).
-    table.hint_budget_ms = table.watch_budget_ms = 60_000.0
+    table.desk.hint_budget_ms = table.desk.watch_budget_ms = 60_000.0
     return table
 
 
@@ -106,7 +106,7 @@ def test_hint_shows_the_first_move_of_the_solvers_winning_line():
 def test_hint_falls_back_to_the_heuristic_when_the_solver_does_not_answer_in_time():
     table = make_table()
     table.start("?game=spider-4&deal=1")
-    table.hint_budget_ms = 0.0  # no time at all: the solver cannot answer
+    table.desk.hint_budget_ms = 0.0  # no time at all: the solver cannot answer
     payload = hint(table)
     assert payload["event"] == "hint" and payload["hint_proven"] is False
     assert engine.Move(*payload["hint"]) == engine.hint(table.game)
@@ -117,7 +117,7 @@ def test_hint_search_runs_in_slices_within_its_budget():
     """A hard deal: "thinking" answers until the budget is spent, then the heuristic."""
     table = make_table()
     table.start("?game=spider-4&deal=1")
-    table.hint_budget_ms, table.hint_slice_ms = 60.0, 10.0
+    table.desk.hint_budget_ms, table.desk.hint_slice_ms = 60.0, 10.0
     assert engine.solve(table.game, budget_ms=60).result == "unknown"
     payload = table.handle("hint")
     slices = 1
@@ -161,7 +161,7 @@ def test_any_other_move_drops_the_line(counting):
     shown = engine.Move(*hint(table)["hint"])
     other = next(m for m in table.game.legal_moves() if m != shown)
     table.handle("play", {"src": other.src, "dst": other.dst, "count": other.count})
-    assert table.line is None
+    assert table.desk.line is None
     payload = hint(table)  # a new search from the new position
     assert counting.started == 2
     assert engine.Move(*payload["hint"]) in table.game.legal_moves()
@@ -173,13 +173,13 @@ def test_a_move_during_the_search_cancels_it():
     assert table.handle("hint")["event"] == "thinking"
     table.handle("stock")
     assert table.handle("hint_step") == {"event": "hint_cancelled"}
-    assert table.search is None
+    assert table.desk.search is None
 
 
 def test_hint_joins_a_watch_search_of_the_same_position(counting):
     table = make_table()
     table.start(f"?game=beleaguered-castle&deal={CASTLE_DEAL}")
-    table.watch_slice_ms = 0.5
+    table.desk.watch_slice_ms = 0.5
     table.handle("watch", {"ms": 0.5})
     assert counting.started == 1
     payload = hint(table)
@@ -210,7 +210,7 @@ def test_the_watch_says_unwinnable_only_on_a_proven_loss():
 def test_the_watch_never_claims_a_loss_it_did_not_prove():
     table = make_table()
     table.start("?game=spider-4&deal=1")
-    table.watch_budget_ms = 40.0
+    table.desk.watch_budget_ms = 40.0
     answer = watch(table)
     assert answer["verdict"] == "unknown" and answer["unwinnable"] is False
     assert table.handle("state")["unwinnable"] is False
@@ -220,12 +220,12 @@ def test_the_watch_restarts_when_the_position_changes(counting):
     table = make_table()
     table.start("?game=spider-4&deal=1")
     table.handle("watch", {"ms": 1})
-    first = table.search
+    first = table.desk.search
     assert first is not None and first.result is None
     table.handle("stock")
-    assert table.search is None
+    assert table.desk.search is None
     table.handle("watch", {"ms": 1})
-    assert table.search is not first and table.search.state == table.game.state
+    assert table.desk.search is not first and table.desk.search.state == table.game.state
     assert counting.started == 2
 
 
@@ -403,15 +403,15 @@ def test_the_watch_frees_a_dropped_search_before_searching_again():
     table.start("?game=spider-4&deal=1")
     for _ in range(20):
         table.handle("watch", {"ms": 4})
-    assert table.search is not None and table.search.solver.nodes > 100
+    assert table.desk.search is not None and table.desk.search.solver.nodes > 100
     table.handle("stock")  # the position changes: the search is dropped, not freed here
-    assert table.search is None and table.trash
+    assert table.desk.search is None and table.desk.trash
     answer = table.handle("watch", {"ms": 4})
-    assert answer["done"] is False and table.search is None  # this slice went to the trash
-    while table.trash:
+    assert answer["done"] is False and table.desk.search is None  # this slice went to the trash
+    while table.desk.trash:
         table.handle("watch", {"ms": 4})
     table.handle("watch", {"ms": 4})
-    assert table.search is not None and table.search.state == table.game.state
+    assert table.desk.search is not None and table.desk.search.state == table.game.state
 
 
 @pytest.fixture
@@ -425,13 +425,13 @@ def gc_restored():
 def test_the_collector_pauses_while_a_search_lives_when_the_page_asks(gc_restored):
     gc.enable()
     table = make_table()
-    table.hold_gc = True
+    table.desk.hold_gc = True
     table.start("?game=spider-4&deal=1")
     table.handle("watch", {"ms": 2})
-    assert table.search is not None and not gc.isenabled()
-    table.watch_budget_ms = 20.0
+    assert table.desk.search is not None and not gc.isenabled()
+    table.desk.watch_budget_ms = 20.0
     watch(table)  # the search ends (unknown), its tables are freed: collection resumes
-    assert table.search is None and not table.trash and gc.isenabled()
+    assert table.desk.search is None and not table.desk.trash and gc.isenabled()
 
 
 def test_the_collector_is_left_alone_by_default(gc_restored):
@@ -439,7 +439,7 @@ def test_the_collector_is_left_alone_by_default(gc_restored):
     table = make_table()
     table.start("?game=spider-4&deal=1")
     table.handle("watch", {"ms": 2})
-    assert table.search is not None and gc.isenabled()
+    assert table.desk.search is not None and gc.isenabled()
 
 
 def test_no_watch_search_on_the_winning_line_being_followed(counting):

@@ -1,8 +1,8 @@
-"""The table's solver intents: proven hints, the lost-position watch, winnable deals.
+"""The solver desk: proven hints, the lost-position watch, winnable deals.
 
-Pure Python (no browser imports). :class:`SolverIntents` is mixed into
-web.controller.Table; web/table.js drives the searches in slices through the page's one
-dispatch, yielding to the browser between calls:
+Pure Python (no browser imports). :class:`SolverDesk` is one part of web.controller.Table
+(it reads the game on its table and asks the table to render); web/table.js drives the
+searches in slices through the page's one dispatch, yielding to the browser between calls:
 
 - ``hint``: a winning line being followed answers at once; a position already searched
   answers at once (the line's move, or the heuristic ``engine.hint`` when it was not
@@ -31,9 +31,7 @@ import engine
 from web.solving import LOST, UNKNOWN, WON, Line, Search, Trash, Verdicts
 
 if TYPE_CHECKING:
-    import random
-
-    from web.storage import Storage
+    from web.controller import Table
 
 Payload = dict[str, Any]
 
@@ -44,13 +42,8 @@ WATCH_MAX_NODES = 20_000  # and positions it may expand there
 WATCH_SLICE_MS = 4.0  # one idle slice of the watch (short: input may arrive meanwhile)
 
 
-class SolverIntents:
-    """Solver-backed hints, lost-position notices and winnable deals for a Table."""
-
-    game: engine.Game
-    settings: dict[str, Any]
-    storage: Storage
-    rng: random.Random
+class SolverDesk:
+    """Solver-backed hints, lost-position notices and winnable deals for one table."""
 
     hint_budget_ms = HINT_BUDGET_MS
     hint_slice_ms = HINT_SLICE_MS
@@ -62,8 +55,8 @@ class SolverIntents:
     # up to ~50 ms in Pyodide. Collection resumes once the search and its trash are gone.
     hold_gc = False
 
-    def solver_init(self) -> None:
-        """No search, line or verdict yet."""
+    def __init__(self, table: Table) -> None:
+        self.table = table
         self.search: Search | None = None
         self.hint_waiting = False  # a hint waits for ``search``
         self.line: Line | None = None
@@ -81,7 +74,7 @@ class SolverIntents:
     def new_search(self, budget_ms: float, max_nodes: int | None = None) -> Search:
         """A search of the position in play (replacing any other)."""
         self.drop_search()
-        self.search = Search(self.game, budget_ms, max_nodes, self.trash)
+        self.search = Search(self.table.game, budget_ms, max_nodes, self.trash)
         if self.hold_gc and not self.gc_held and gc.isenabled():
             gc.disable()
             self.gc_held = True
@@ -96,7 +89,7 @@ class SolverIntents:
     def position_changed(self) -> None:
         """The position on the table changed: drop what belonged to the old one."""
         self.drop_search()
-        if self.line is not None and self.game.state not in self.line:
+        if self.line is not None and self.table.game.state not in self.line:
             self.line = None
 
     def game_replaced(self) -> None:
@@ -106,11 +99,11 @@ class SolverIntents:
 
     # -- hints ----------------------------------------------------------------------------
 
-    def do_hint(self) -> Payload:
+    def hint(self) -> Payload:
         """Point at the first move of a winning line, else at the heuristic's best move."""
-        game = self.game
+        game = self.table.game
         if game.status != "playing":
-            return self.render("none", announce="No hint: the game is over.")  # type: ignore[attr-defined]
+            return self.table.render("none", announce="No hint: the game is over.")
         known = self.known_hint()
         if known is not None:
             return known
@@ -119,23 +112,23 @@ class SolverIntents:
         elif not self.hint_waiting:  # the watch is searching this position: carry on
             self.search.allow(self.hint_budget_ms)
         self.hint_waiting = True
-        return self.do_hint_step()
+        return self.hint_step()
 
-    def do_hint_step(self) -> Payload:
+    def hint_step(self) -> Payload:
         """One more slice of the hint's search: the hint once decided, else "thinking"."""
         search = self.search
-        if not self.hint_waiting or search is None or search.state != self.game.state:
+        if not self.hint_waiting or search is None or search.state != self.table.game.state:
             self.hint_waiting = False
             return {"event": "hint_cancelled"}
         if search.step(self.hint_slice_ms) is None:
             return {"event": "thinking"}
         self.finish(search)
-        return self.known_hint() or self.render("none", announce="No moves left.")  # type: ignore[attr-defined]
+        return self.known_hint() or self.table.render("none", announce="No moves left.")
 
     def known_hint(self) -> Payload | None:
         """The hint when nothing needs searching: a line's move, or the heuristic's move
         when this position was searched and not won; None when a search is needed."""
-        game = self.game
+        game = self.table.game
         move = self.line.move_at(game.state) if self.line is not None else None
         proven = move is not None
         if move is None:
@@ -143,9 +136,9 @@ class SolverIntents:
                 return None
             move = engine.hint(game)
         if move is None:
-            return self.render("none", announce="No moves left.")  # type: ignore[attr-defined]
-        words = "Hint: " + self.describe(move) + "."  # type: ignore[attr-defined]
-        payload = self.render("hint", hint=move, announce=words)  # type: ignore[attr-defined]
+            return self.table.render("none", announce="No moves left.")
+        words = "Hint: " + self.table.describe(move) + "."
+        payload = self.table.render("hint", hint=move, announce=words)
         payload["hint_proven"] = proven
         return payload
 
@@ -154,7 +147,7 @@ class SolverIntents:
         result = search.result or UNKNOWN
         self.verdicts.put(search.state, result)
         if result == WON:
-            self.line = Line(self.game.rules, search.state, search.moves)
+            self.line = Line(self.table.game.rules, search.state, search.moves)
         search.discard()  # its tables: freed a little at a time, not all at once here
         if self.search is search:
             self.search = None
@@ -165,7 +158,7 @@ class SolverIntents:
     def verdict(self) -> str | None:
         """What is known of the position in play: "won" (on a winning line, or searched),
         "lost", "unknown" (searched without an answer), or None (not searched)."""
-        state = self.game.state
+        state = self.table.game.state
         if self.line is not None and state in self.line:
             return WON
         return self.verdicts.get(state)
@@ -173,12 +166,13 @@ class SolverIntents:
     @property
     def unwinnable(self) -> bool:
         """True when the position in play was proved lost (the game may still have moves)."""
-        return self.game.status == "playing" and self.verdicts.get(self.game.state) == LOST
+        game = self.table.game
+        return game.status == "playing" and self.verdicts.get(game.state) == LOST
 
-    def do_watch(self, ms: float | None = None) -> Payload:
+    def watch(self, ms: float | None = None) -> Payload:
         """One background slice (at most ``ms``): freeing what earlier searches left, else
         searching the position in play; "done" once there is nothing left to do."""
-        game = self.game
+        game = self.table.game
         limit = self.watch_slice_ms if ms is None else min(float(ms), self.watch_slice_ms)
         slice_ms = max(1.0, limit)
         if self.trash:  # first the trash (its slice is spent; the search comes next call)
@@ -209,30 +203,30 @@ class SolverIntents:
     def draw_seed(self, variant: str) -> int:
         """A random deal number for a new game of ``variant``: from the proven-winnable
         list when the player asked for winnable deals of it and there is a list."""
-        if variant in self.settings.get("winnable", ()):
+        if variant in self.table.settings.get("winnable", ()):
             deals = engine.winnable_deals(variant)
             if deals:
-                return self.rng.choice(deals)
-        return self.random_seed()  # type: ignore[attr-defined]
+                return self.table.rng.choice(deals)
+        return self.table.random_seed()
 
     def change_winnable(self, changes: Any) -> None:
         """Turn "Winnable deals only" on or off per variant: ``{variant: bool}``."""
         if not isinstance(changes, dict):
             return
-        chosen = set(self.settings.get("winnable", ()))
+        chosen = set(self.table.settings.get("winnable", ()))
         for variant, on in changes.items():
             if variant in engine.VARIANTS and isinstance(on, bool):
                 if on:
                     chosen.add(variant)
                 else:
                     chosen.discard(variant)
-        self.settings["winnable"] = [v for v in engine.VARIANTS if v in chosen]
+        self.table.settings["winnable"] = [v for v in engine.VARIANTS if v in chosen]
 
-    def add_solver_fields(self, payload: Payload, event: str) -> None:
+    def fields(self, payload: Payload, event: str) -> None:
         """Render payload extras: the proven-lost flag; the winnable lists' sizes for menus."""
         payload["unwinnable"] = self.unwinnable
         if event in ("start", "new", "settings"):
             payload["winnable_counts"] = self.winnable_counts()
 
 
-__all__ = ["SolverIntents"]
+__all__ = ["SolverDesk"]
