@@ -24,3 +24,13 @@ class MemoryStore:
         self.values[key] = json.loads(json.dumps(value))
         self.writes += 1
         return True
+
+
+class HandClock:
+    """A monotonic clock that moves only when a test moves it (``clock.t += 60``)."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t

@@ -10,6 +10,7 @@ import json
 import random
 
 import engine
+from tests.web.fakes import HandClock
 from web.controller import Table
 from web.saves import CHUNK, GameSaves
 from web.stats import KEY, MAX_MS, Result, StatsBook
@@ -19,16 +20,8 @@ ROOT = PREFIX + "/"
 RANKS = "A23456789TJQK"
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
 def tab(backend: MemoryBackend, scope: str = "/", seed: int = 1) -> Table:
-    return Table(Storage(backend, scope), now=Clock(), rng=random.Random(seed))
+    return Table(Storage(backend, scope), now=HandClock(), rng=random.Random(seed))
 
 
 def nearly_won_castle() -> engine.Game:

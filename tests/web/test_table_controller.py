@@ -13,21 +13,14 @@ import random
 import pytest
 
 import engine
+from tests.web.fakes import HandClock
 from web.controller import Clock, Table
 from web.saves import GameSaves
 from web.storage import MemoryBackend, Storage
 
 
-class FakeTime:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
 def make_table(backend: MemoryBackend | None = None, now=None) -> Table:
-    return Table(Storage(backend or MemoryBackend()), now=now or FakeTime(),
+    return Table(Storage(backend or MemoryBackend()), now=now or HandClock(),
                  rng=random.Random(7))
 
 
@@ -66,7 +59,7 @@ def test_bad_link_keeps_the_saved_game_and_says_why(query):
 
 
 def test_autosave_resumes_the_game_with_its_moves_and_time():
-    backend, clock = MemoryBackend(), FakeTime()
+    backend, clock = MemoryBackend(), HandClock()
     table = make_table(backend, clock)
     table.start("?game=klondike&deal=3")
     table.handle("stock")
@@ -199,7 +192,7 @@ def test_restart_goes_back_to_the_same_deal():
 
 def test_clock_starts_with_the_first_move_and_pauses_while_hidden():
     """docs/rules/play-controls.md §11: elapsed time, paused while the page is hidden."""
-    now = FakeTime()
+    now = HandClock()
     table = make_table(now=now)
     table.start("?game=klondike&deal=11")
     now.t += 30
@@ -215,7 +208,7 @@ def test_clock_starts_with_the_first_move_and_pauses_while_hidden():
 
 
 def test_clock_stops_when_the_game_ends():
-    now = FakeTime()
+    now = HandClock()
     clock = Clock(now)
     clock.update(started=True)
     now.t += 2
@@ -231,7 +224,7 @@ def test_unavailable_storage_still_plays():
 
         setItem = removeItem = getItem  # noqa: N815
 
-    table = Table(Storage(Broken()), now=FakeTime())
+    table = Table(Storage(Broken()), now=HandClock())
     payload = table.start("")
     assert payload["status"] == "playing"
     assert table.handle("stock")["move_count"] in (0, 1)

@@ -7,22 +7,13 @@ from __future__ import annotations
 import json
 
 import engine
+from tests.web.fakes import HandClock
 from web.controller import Table
 from web.storage import GAME, PREFIX, MemoryBackend, Storage
 
 ROOT = PREFIX + "/"  # the keys of the app served at the site's root
 
 RANKS = "A23456789TJQK"
-
-
-class Clock:
-    """A hand-driven monotonic clock."""
-
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 class RefusingBackend(MemoryBackend):
@@ -34,7 +25,7 @@ class RefusingBackend(MemoryBackend):
 
 def table(backend=None, clock=None) -> Table:
     return Table(Storage(backend if backend is not None else MemoryBackend()),
-                 now=clock or Clock())
+                 now=clock or HandClock())
 
 
 def first_moves(t: Table, n: int) -> None:
@@ -127,7 +118,7 @@ def test_abandoned_game_with_a_move_counts_as_a_loss_and_an_untouched_one_does_n
 
 
 def test_a_win_is_counted_once_with_time_moves_and_undos():
-    clock = Clock()
+    clock = HandClock()
     t = table(clock=clock)
     t.start("")
     t.adopt(nearly_won_klondike())
