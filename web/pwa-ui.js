@@ -6,8 +6,6 @@
 // textContent; the one piece of markup, the chart, is an SVG that Python built from
 // validated numbers.
 
-import { download } from "./ui.js";
-
 const ask = (kind, data = {}) => window.ppTable.act(kind, data);
 
 function el(tag, props = {}, ...children) {
@@ -230,34 +228,12 @@ async function importFile(event) {
   if (agreed) showStats(ask("stats_import", { text, variant }));
 }
 
-// -- wiring -------------------------------------------------------------------------------
-
-// Tell the player something: the table's live region, and its toast for sighted players.
-function say(text) {
-  const live = document.getElementById("announce");
-  if (live) live.textContent = live.textContent === text ? `${text}\u00a0` : text;
-  const toast = document.getElementById("toast");
-  if (toast) {
-    toast.textContent = text;
-    toast.hidden = false;
-    clearTimeout(say.timer);
-    say.timer = setTimeout(() => { toast.hidden = true; }, 2500);
-  }
+// Offer `text` to the player as a file called `filename` (statistics, damaged data).
+export function download(text, filename) {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const link = el("a", { href: url, download: filename, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
-
-// Show the link to copy in the table's info dialog (read-only input, never HTML).
-function showLink(title, text, url) {
-  const dialog = document.getElementById("info");
-  document.getElementById("info-title").textContent = title;
-  document.getElementById("info-text").textContent = text;
-  document.getElementById("info-linkbox").hidden = false;
-  document.getElementById("info-link").value = url;
-  if (!dialog.open) dialog.showModal();
-  document.getElementById("info-link").select();
-}
-
-// web/ui.js hands the Share and Stats controls to these when they are defined.
-window.ppExtras = {
-  share: () => shareDeal({ say, showLink }),
-  stats: () => openStats(),
-};

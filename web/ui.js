@@ -9,20 +9,9 @@ function formatTime(ms) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
 }
 
-const $ = (sel, root = document) => root.querySelector(sel);
+import { download, openStats, shareDeal } from "./pwa-ui.js";
 
-// Offer `text` to the player as a file called `filename` (statistics, damaged data).
-export function download(text, filename) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-}
+const $ = (sel, root = document) => root.querySelector(sel);
 
 // The page's address without its query: a link that has done its work is not dealt again.
 function forgetLink() {
@@ -143,11 +132,10 @@ export class Ui {
           "Delete", () => this.say(this.h.ask("damaged_clear").message, true));
         break;
       case "share":
+        shareDeal({ say: (text) => this.say(text, true), showLink: (...box) => this.info(...box) });
+        break;
       case "stats":
-        // web/pwa-ui.js takes these over by defining window.ppExtras.
-        if (typeof window.ppExtras?.[action] === "function") window.ppExtras[action]();
-        else if (action === "share") this.share();
-        else this.info("Statistics", "Statistics for each game will appear here.");
+        openStats();
         break;
       case "copy-link":
         navigator.clipboard?.writeText($("#info-link").value).then(
@@ -261,6 +249,7 @@ export class Ui {
     $("#info-link").value = link;
     $("#info-damaged").hidden = !damaged;
     if (!this.els.info.open) this.els.info.showModal();
+    if (link) $("#info-link").select();
   }
 
   // Notices (a bad link, damaged saved data, storage that will not save) each get the
@@ -274,15 +263,6 @@ export class Ui {
     if (this.els.info.open || this.els.confirm.open) return;
     const next = this.notices.shift();
     if (next) this.info(next.title, next.text, "", !!next.damaged);
-  }
-
-  share() {
-    const url = new URL(window.location.href);
-    url.search = "";
-    url.hash = "";
-    url.searchParams.set("game", this.variant);
-    url.searchParams.set("deal", String(this.seed));
-    this.info("Share this deal", "Anyone who opens this link gets the same deal.", url.href);
   }
 
   closeEnd() {
