@@ -33,6 +33,9 @@ from tools.serve import start_server  # noqa: E402
 CLI = ROOT / "tools" / "lighthouse" / "node_modules" / "lighthouse" / "cli" / "index.js"
 CHROMIUM = "/usr/bin/chromium"
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu"
+# A busy machine sometimes makes Lighthouse give up on a DevTools call (a protocol
+# timeout); such a run is tried again.
+ATTEMPTS = 2
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 # (audit id, heading, divisor of its numeric value, decimals)
 METRICS = (
@@ -52,10 +55,14 @@ def run_lighthouse(url: str, report: Path) -> dict:
     command = ["node", str(CLI), url, "--output=json", f"--output-path={report}",
                f"--chrome-flags={CHROME_FLAGS}", "--quiet",
                f"--only-categories={','.join(CATEGORIES)}"]
-    run = subprocess.run(command, env=env, capture_output=True, text=True)
-    if run.returncode != 0 or not report.is_file():
-        raise SystemExit(f"lighthouse failed ({run.returncode}):\n{run.stderr[-3000:]}")
-    return json.loads(report.read_text())
+    for attempt in range(1, ATTEMPTS + 1):
+        report.unlink(missing_ok=True)
+        run = subprocess.run(command, env=env, capture_output=True, text=True)
+        if run.returncode == 0 and report.is_file():
+            return json.loads(report.read_text())
+        print(f"  lighthouse failed ({run.returncode}, attempt {attempt} of {ATTEMPTS}): "
+              f"{run.stderr.strip()[-600:]}", file=sys.stderr)
+    raise SystemExit("lighthouse failed")
 
 
 def figures(result: dict) -> dict[str, float | None]:
