@@ -33,8 +33,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from engine.moves import Move  # noqa: E402
-from engine.state import Rules, State  # noqa: E402
+from engine.rules.moves import Move  # noqa: E402
+from engine.rules.state import Rules, State  # noqa: E402
 
 
 def corpus(variant: str, games: int, steps: int

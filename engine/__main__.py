@@ -13,7 +13,7 @@ import json
 import sys
 
 from . import VARIANTS, new_game, parse_move
-from .game import Game
+from .rules.game import Game
 from .solver import find_winnable, solve
 
 

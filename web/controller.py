@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import engine
-from engine.cards import SUIT_MASK, parse_card
+from engine.rules.cards import SUIT_MASK, parse_card
 from web import labels, share
 from web.pwa_intents import PwaIntents
 from web.solver_intents import SolverIntents

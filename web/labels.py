@@ -6,7 +6,7 @@ Pure Python (no browser imports), so the controller and its tests share it.
 from __future__ import annotations
 
 import engine
-from engine.cards import RANKS, SUITS, parse_card
+from engine.rules.cards import RANKS, SUITS, parse_card
 
 TITLES = {
     "spider-1": "Spider · 1 suit",

@@ -18,7 +18,7 @@ from collections.abc import Hashable, Iterator
 from typing import Any
 
 import engine
-from engine.state import Rules, State
+from engine.rules.state import Rules, State
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 

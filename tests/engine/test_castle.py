@@ -13,8 +13,8 @@ import pytest
 
 import engine
 from engine import Move
-from engine.cards import RANK_MASK, standard_deck
-from engine.rng import shuffled
+from engine.rules.cards import RANK_MASK, standard_deck
+from engine.rules.rng import shuffled
 from tests.engine.helpers import cards, piles
 
 SEEDS = (1, 2, 3, 77, 123456, 4294967295)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import rng
-from engine.cards import (
+from engine.rules import rng
+from engine.rules.cards import (
     DOWN,
     card_name,
     card_text,
@@ -21,8 +21,8 @@ from engine.cards import (
     standard_deck,
     suit_of,
 )
-from engine.game import SEED_MAX, SEED_MIN
-from engine.moves import IllegalMove, Move, read_move
+from engine.rules.game import SEED_MAX, SEED_MIN
+from engine.rules.moves import IllegalMove, Move, read_move
 from tests.engine.helpers import cards, piles, snapshot
 
 # ---------------------------------------------------------------- cards

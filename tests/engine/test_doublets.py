@@ -15,9 +15,9 @@ import pytest
 
 import engine
 from engine import Move
-from engine.cards import DOWN, KING, RANK_MASK, RANKS, standard_deck
-from engine.doublets import doubled
-from engine.rng import shuffled
+from engine.rules.cards import DOWN, KING, RANK_MASK, RANKS, standard_deck
+from engine.rules.doublets import doubled
+from engine.rules.rng import shuffled
 from tests.engine.helpers import cards, piles
 
 SEEDS = (1, 2, 5, 13, 123456, 4294967295)

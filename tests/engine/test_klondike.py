@@ -15,9 +15,9 @@ import pytest
 
 import engine
 from engine import Move
-from engine.cards import DOWN, standard_deck
-from engine.klondike import KlondikeRules, alternating_run, fits_column
-from engine.rng import shuffled
+from engine.rules.cards import DOWN, standard_deck
+from engine.rules.klondike import KlondikeRules, alternating_run, fits_column
+from engine.rules.rng import shuffled
 from tests.engine.helpers import cards, piles
 
 SEEDS = (1, 2, 3, 77, 123456, 4294967295)

@@ -16,13 +16,13 @@ import random
 import pytest
 
 import engine
-from engine import solve_klondike
-from engine.cards import KING, card_text, make_card
-from engine.game import Game
-from engine.klondike import COLUMNS, F0, STOCK, WASTE
-from engine.solve_klondike import KlondikeSpace, dead
-from engine.solver import Solver
-from engine.state import State
+from engine.rules.cards import KING, card_text, make_card
+from engine.rules.game import Game
+from engine.rules.klondike import COLUMNS, F0, STOCK, WASTE
+from engine.rules.state import State
+from engine.solver import klondike as solve_klondike
+from engine.solver.klondike import KlondikeSpace, dead
+from engine.solver.search import Solver
 from tests.engine.helpers import check_against_brute_force, klondike_from, replays_to_win
 from tests.engine.helpers import reachable as _reachable
 

@@ -7,7 +7,7 @@ real rules (every legal move, no keys, no pruning) -- which is what makes the
 solver's shortcuts (symmetric keys, the Klondike talon, safe foundation moves, moves
 that must have a use, dead-position checks) trustworthy; the time and node budgets are
 respected, also slice by slice; the CLI's JSON answer has its documented shape; and
-deals shipped as winnable (engine/data/winnable-*.txt) are winnable.
+deals shipped as winnable (engine/solver/data/winnable-*.txt) are winnable.
 """
 
 from __future__ import annotations
@@ -23,11 +23,12 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.cards import DOWN, KING, RANKS, SUITS, card_text, make_card
-from engine.doublets import doubled
-from engine.game import Game
-from engine.solve_castle import CastleSpace
-from engine.solver import Solver, winnable_deals, winnable_path
+from engine.rules.cards import DOWN, KING, RANKS, SUITS, card_text, make_card
+from engine.rules.doublets import doubled
+from engine.rules.game import Game
+from engine.solver.castle import CastleSpace
+from engine.solver.search import Solver
+from engine.solver.winnable import winnable_deals, winnable_path
 from tests.engine.helpers import (
     brute_force,
     check_against_brute_force,
@@ -282,7 +283,7 @@ def test_the_frontier_gives_the_lowest_score_first_and_the_newest_among_equals()
     -order met) gives them, with pushes and pops interleaved."""
     import heapq
 
-    from engine.solver import _frontier, _join
+    from engine.solver.search import _frontier, _join
 
     rng = random.Random("frontier")
     for _ in range(50):

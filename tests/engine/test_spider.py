@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine import IllegalMove, Move
-from engine.cards import card_text
+from engine.rules.cards import card_text
 from tests.engine.helpers import (
     PROPERTY,
     SPIDER_COLUMNS,

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine import IllegalMove, Move
-from engine.variants import rules_for
+from engine.rules.variants import rules_for
 from tests.engine.helpers import (
     PROPERTY,
     SPIDER_COLUMNS,

@@ -322,9 +322,9 @@ def test_stored_winnable_list_keeps_known_variants_only():
 
 
 def test_shipped_lists_give_winnable_deals():
-    """With the real lists (engine/data/winnable-*.txt): every drawn deal is one of them."""
+    """With the real lists (engine/solver/data/winnable-*.txt): every drawn deal is one of them."""
     variants = [v for v in engine.VARIANTS if engine.winnable_deals(v)]
-    assert variants, "no winnable-deal lists are shipped (engine/data/winnable-*.txt)"
+    assert variants, "no winnable-deal lists are shipped (engine/solver/data/winnable-*.txt)"
     table = make_table()
     table.start("")
     table.handle("settings", {"winnable": dict.fromkeys(variants, True)})

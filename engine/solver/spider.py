@@ -5,7 +5,7 @@ the face-down bit kept), how many cards are left in the stock (the stock only ev
 loses cards from its top, so its cards are the first ones of the root's stock) and how
 many runs were cleared. The steps name the engine's own ``Move`` values
 (``t<s>-t<d>:<k>`` and the deal), found and made by the same rules as
-:class:`~engine.spider.SpiderRules` (a test checks both agree on played positions).
+:class:`~engine.rules.spider.SpiderRules` (a test checks both agree on played positions).
 
 Keys: the foundations are left out (the cards on them are whatever is missing from the
 tableau and stock, and which foundation holds which run changes nothing), the stock is
@@ -41,11 +41,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import DOWN, KING, RANK_MASK, SUIT_MASK
-from .moves import Move
-from .solve_space import Space
-from .spider import COLUMNS, DEAL, STOCK, SpiderRules
-from .state import State
+from ..rules.cards import DOWN, KING, RANK_MASK, SUIT_MASK
+from ..rules.moves import Move
+from ..rules.spider import COLUMNS, DEAL, STOCK, SpiderRules
+from ..rules.state import State
+from .space import Space
 
 # A position inside the search: the columns, cards left in the stock, runs cleared.
 Node = tuple[tuple[bytes, ...], int, int]

@@ -12,7 +12,7 @@ win from there.
 >>> answer.result, game.copy().status
 ('won', 'playing')
 
-How it searches. Each variant's :class:`~engine.solve_space.Space` (``solve_<game>.py``)
+How it searches. Each variant's :class:`~engine.solver.space.Space` (``solver/<game>.py``)
 gives the steps from a state (real moves, or macros of real moves such as Klondike's
 turns through the stock), a key that is equal for states with the same future (columns
 that the rules treat alike are sorted, for instance), safe moves to the foundations
@@ -36,7 +36,7 @@ For the browser, :class:`Solver` works in slices, so the page never freezes::
 
 ``engine.solve(game, budget_ms, max_nodes)`` is the one-call form; the command line
 is ``python -m engine solve VARIANT SEED [--budget-ms N] [--json]``. Deals proved
-winnable ship in ``engine/data/winnable-<variant>.txt`` (:func:`winnable_deals`),
+winnable ship in ``engine/solver/data/winnable-<variant>.txt`` (:func:`winnable_deals`),
 made by ``python -m engine winnable VARIANT --count N``.
 """
 
@@ -47,20 +47,19 @@ import heapq
 import importlib
 import time
 from collections.abc import Hashable, Iterator
-from pathlib import Path
 from typing import Any, NamedTuple
 
-from .game import Game, new_game
-from .moves import Move
-from .solve_space import Child, Macro, Space
-from .state import Rules, State
+from ..rules.game import Game
+from ..rules.moves import Move
+from ..rules.state import Rules, State
+from .space import Child, Macro, Space
 
 # variant id prefix -> module holding that game's ``space(rules)``
 _SPACES = (
-    ("spider", "solve_spider"),
-    ("klondike", "solve_klondike"),
-    ("beleaguered-castle", "solve_castle"),
-    ("doublets", "solve_doublets"),
+    ("spider", "spider"),
+    ("klondike", "klondike"),
+    ("beleaguered-castle", "castle"),
+    ("doublets", "doublets"),
 )
 # Loop turns between clock readings: a Klondike position can take a millisecond or more to
 # expand in the browser, so a slice of a few ms must look at the clock often.
@@ -417,53 +416,3 @@ def solve(game: Game, budget_ms: float = 1000.0, max_nodes: int | None = None) -
     solver = Solver(game, max_nodes)
     solver.step(budget_ms)
     return solver.solution()
-
-
-DATA = Path(__file__).resolve().parent / "data"
-_WINNABLE: dict[str, tuple[int, ...]] = {}
-
-
-def winnable_path(variant: str) -> Path:
-    """Where the list of proven-winnable deal numbers of ``variant`` is kept."""
-    return DATA / f"winnable-{variant}.txt"
-
-
-def winnable_deals(variant: str) -> tuple[int, ...]:
-    """The deal numbers of ``variant`` the solver proved winnable, as shipped (may be empty).
-
-    The file holds one deal number a line; lines starting with ``#`` are comments.
-    """
-    deals = _WINNABLE.get(variant)
-    if deals is None:
-        path = winnable_path(variant)
-        try:
-            text = path.read_text(encoding="ascii")
-        except FileNotFoundError:
-            text = ""
-        deals = tuple(int(line) for line in text.split("\n")
-                      if line.strip() and not line.startswith("#"))
-        _WINNABLE[variant] = deals
-    return deals
-
-
-def find_winnable(variant: str, count: int, start: int = 1, budget_ms: float = 3000.0,
-                  max_nodes: int | None = None) -> Iterator[tuple[int, Solution]]:
-    """Solve deals ``start``, ``start + 1``... of ``variant``; yield ``(deal, answer)`` for
-    each deal tried, until ``count`` of them were won (each win replayed to check it).
-
-    With ``max_nodes`` the list does not depend on how loaded the machine is.
-    """
-    won = 0
-    seed = start
-    while won < count:
-        game = new_game(variant, seed)
-        answer = solve(game, budget_ms, max_nodes)
-        if answer.result == "won":
-            check = game.copy()
-            for move in answer.moves:
-                check.play(move)  # IllegalMove here would be a solver bug: let it raise
-            if check.status != "won":
-                raise AssertionError(f"{variant} deal {seed}: the solution does not win")
-            won += 1
-        yield seed, answer
-        seed += 1

@@ -53,11 +53,11 @@ and makes only those moves there: every other child of such a state is known alr
 
 from __future__ import annotations
 
-from .cards import DOWN, KING, RANK_MASK
-from .klondike import COLUMNS, F0, STOCK, TURN, WASTE, KlondikeRules
-from .moves import Move
-from .solve_space import Child, Macro, Space
-from .state import Pile, State
+from ..rules.cards import DOWN, KING, RANK_MASK
+from ..rules.klondike import COLUMNS, F0, STOCK, TURN, WASTE, KlondikeRules
+from ..rules.moves import Move
+from ..rules.state import Pile, State
+from .space import Child, Macro, Space
 
 _SEP = b"\xff"
 _UP = ~DOWN & 0xFF

@@ -35,7 +35,7 @@ detour loses to a shorter line and the wins come far sooner (deals 1..200 decide
 The score does not change which positions a complete search visits, so it cannot change
 a "lost".
 
-Three orderings take turns (see :mod:`engine.solver`): steps from the root weighed 2, 1
+Three orderings take turns (see :mod:`engine.solver.search`): steps from the root weighed 2, 1
 and 1. Different weights win on different deals (alone, weight 2 wins deal 61 after
 114,000 positions and weight 1 after 17,000; deal 130 after 900 and 52,000), and the two
 of weight 1 are two searches, not one: each goes on only from the positions it found
@@ -57,10 +57,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from .castle import F0, ROWS, CastleRules
-from .moves import Move
-from .solve_space import Space
-from .state import State
+from ..rules.castle import F0, ROWS, CastleRules
+from ..rules.moves import Move
+from ..rules.state import State
+from .space import Space
 
 # A position, inside the search: the rows as one bytes object (each row's cards bottom
 # first, rows joined by _SEP), how many cards each foundation holds, the steps from the

@@ -1,8 +1,8 @@
 """What the solver searches: a variant's successors, canonical keys and safe automatic moves.
 
-The search in :mod:`engine.solver` is the same for every game; a :class:`Space` says
-what is particular to one. The base class works for any :class:`~engine.state.Rules`
-(one real move per step, the state itself as the key); the ``solve_<game>`` modules
+The search in :mod:`engine.solver.search` is the same for every game; a :class:`Space` says
+what is particular to one. The base class works for any :class:`~engine.rules.state.Rules`
+(one real move per step, the state itself as the key); the ``<game>`` modules beside it
 subclass it with what makes the search short: keys that ignore the order of
 interchangeable columns, safe moves to the foundations taken as one step, and good move
 ordering.
@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from .cards import DOWN
-from .moves import Move
-from .state import Rules, State
+from ..rules.cards import DOWN
+from ..rules.moves import Move
+from ..rules.state import Rules, State
 
 Macro = tuple[Move, ...]
 Child = tuple[Macro, State]
