@@ -60,7 +60,7 @@ from collections.abc import Hashable
 from ..rules.castle import F0, ROWS, CastleRules
 from ..rules.moves import Move
 from ..rules.state import State
-from .space import Space
+from .space import Space, Table
 
 # A position, inside the search: the rows as one bytes object (each row's cards bottom
 # first, rows joined by _SEP), how many cards each foundation holds, the steps from the
@@ -101,6 +101,10 @@ class CastleSpace(Space):
                                for f in range(4)}
         self._row_moves = {s << 4 | d: Move(ids[s], ids[d])  # by src << 4 | dst
                            for s in range(ROWS) for d in range(ROWS)}
+
+    def release(self) -> list[Table]:
+        memos, self._memos = self._memos, {}
+        return [memos]
 
     def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:  # type: ignore[override]
         """The search's root: ``state`` as a :data:`Node`, after every safe foundation move."""

@@ -57,7 +57,7 @@ from ..rules.cards import DOWN, KING, RANK_MASK
 from ..rules.klondike import COLUMNS, F0, STOCK, TURN, WASTE, KlondikeRules
 from ..rules.moves import Move
 from ..rules.state import Pile, State
-from .space import Child, Macro, Space
+from .space import Child, Macro, Space, Table
 
 _SEP = b"\xff"
 _UP = ~DOWN & 0xFF
@@ -134,6 +134,11 @@ class KlondikeSpace(Space):
         self._down, self._up, self._talon, self._empty = weights
         # the states the pruned pass expanded in part, by id (held, so no id is reused)
         self._partial: dict[int, State] = {}
+
+    def release(self) -> list[Table]:
+        tables = [self._scores, self._columns, self._partial]
+        self._scores, self._columns, self._partial = {}, {}, {}
+        return tables
 
     def key(self, state: State) -> bytes:
         """Sorted columns, then the talon in turning order."""

@@ -52,7 +52,7 @@ from typing import Any, NamedTuple
 from ..rules.game import Game
 from ..rules.moves import Move
 from ..rules.state import Rules, State
-from .space import Child, Macro, Space
+from .space import Child, Macro, Space, Table
 
 # variant id prefix -> module holding that game's ``space(rules)``
 _SPACES = (
@@ -111,14 +111,17 @@ class _Search:
         self.nodes = 0
         self.result: str | None = None  # "won" or "lost" once decided
         self.moves: list[Move] = []
+        self.dropped: list[Table] = []  # tables let go of, until Solver.released() takes them
         self._root_auto, self._root = space.settle(start)
         space.pruned = space.can_prune
+        self._empty()
         self._reset()
         if space.is_won(self._root):
             self._won([self._root_auto])
 
     def _reset(self) -> None:
         """Start a pass from the root."""
+        self._drop()
         root = self._root
         root_key = self.space.key(root)
         # depth-first: the path of macros and a frame per state on it
@@ -141,9 +144,21 @@ class _Search:
         self.moves = [move for macro in macros for move in macro]
         self._drop()
 
+    def _empty(self) -> None:
+        self._path, self._stack, self._frontiers = [], [], []
+        self._seen, self._parent, self._done, self._shared = set(), {}, set(), set()
+        self._partial = []
+
+    def tables(self) -> list[Table]:
+        """The containers the search holds now, the frontiers' parts too."""
+        parts = [part for frontier in self._frontiers for part in frontier]
+        return [self._path, self._stack, self._frontiers, *parts, self._seen, self._parent,
+                self._done, self._shared, self._partial]
+
     def _drop(self) -> None:
-        self._stack, self._frontiers, self._seen, self._parent = [], [], set(), {}
-        self._partial, self._done, self._shared = [], set(), set()
+        """Let go of the tables: they wait in :attr:`dropped` (the empty ones need no freeing)."""
+        self.dropped += [table for table in self.tables() if table]
+        self._empty()
 
     def run(self, deadline: float, quota: int) -> int:
         """Expand up to ``quota`` states before ``deadline``; the number expanded."""
@@ -170,6 +185,7 @@ class _Search:
         if not space.best_first:
             self._reset()
             return
+        self.dropped += [self._frontiers, *(part for each in self._frontiers for part in each)]
         self._frontiers = []
         for queue in range(space.queues):
             space.queue = queue
@@ -178,6 +194,7 @@ class _Search:
         self._done.difference_update(key for key, _ in self._partial)
         if space.queues > 1:  # they wait in every frontier again
             self._shared.update(key for key, _ in self._partial)
+        self.dropped.append(self._partial)
         self._partial = []
 
     def _best_first(self, deadline: float, until: int) -> bool:
@@ -377,6 +394,25 @@ class Solver:
             self.result, self.moves = search.result, search.moves
         elif self.max_nodes is not None and search.nodes >= self.max_nodes:
             self.result = "unknown"
+        if self.result is not None:  # answered: the tables are of no more use
+            search._drop()
+            search.dropped += [table for table in self.space.release() if table]
+
+    def released(self) -> list[Table]:
+        """The tables the solver let go of since the last call (when it answered, or when a
+        pass started over), for the caller to free: a table of a hundred thousand states
+        takes a tenth of a second to free in the browser, so a page empties them a little
+        at a time. Not taken, they go with the solver."""
+        dropped, self._search.dropped = self._search.dropped, []
+        return dropped
+
+    def release(self) -> list[Table]:
+        """Give up every table now (see :meth:`released`): the search stops, and answers
+        ``"unknown"`` unless it had answered already."""
+        if self.result is None:
+            self.result = "unknown"
+        self._check()
+        return self.released()
 
     def step(self, ms: float = 30.0) -> str | None:
         """Search for about ``ms`` milliseconds; the result once decided, else None."""

@@ -30,6 +30,7 @@ from ..rules.state import Rules, State
 
 Macro = tuple[Move, ...]
 Child = tuple[Macro, State]
+Table = list[Any] | set[Any] | dict[Any, Any]  # what a solver lets go of (Solver.released)
 
 
 class Space:
@@ -87,6 +88,10 @@ class Space:
                 return ckey
             fresh.append((self.score(child), ckey, child))
         return None
+
+    def release(self) -> list[Table]:
+        """Give up the caches grown during a search (fresh ones fill again if it goes on)."""
+        return []
 
     def score(self, state: State) -> int:
         """For best-first search: how far ``state`` looks from a win (lower is better),

@@ -45,7 +45,7 @@ from ..rules.cards import DOWN, KING, RANK_MASK, SUIT_MASK
 from ..rules.moves import Move
 from ..rules.spider import COLUMNS, DEAL, STOCK, SpiderRules
 from ..rules.state import State
-from .space import Space
+from .space import Space, Table
 
 # A position inside the search: the columns, cards left in the stock, runs cleared.
 Node = tuple[tuple[bytes, ...], int, int]
@@ -104,6 +104,10 @@ class SpiderSpace(Space):
                           for d in range(COLUMNS) for k in range(1, 105) if s != d)
         self._runs = {bytes(suit | rank for rank in range(KING, 0, -1))
                       for suit in range(0, 64, 16)}
+
+    def release(self) -> list[Table]:
+        scores, self._column_scores = self._column_scores, {}
+        return [scores]
 
     def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:  # type: ignore[override]
         """The search's root: ``state`` as a :data:`Node` (the stock's cards kept aside)."""

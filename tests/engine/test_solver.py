@@ -341,6 +341,35 @@ def test_slices_generator_yields_until_the_answer() -> None:
     assert steps[-1] in ("won", "lost") and all(s is None for s in steps[:-1])
 
 
+def test_a_solver_hands_back_the_tables_it_lets_go_and_emptying_them_changes_nothing() -> None:
+    """released() gives the tables the solver no longer uses (a new pass, the answer): the
+    caller may empty them whenever it likes, and the answer is the one of a single call."""
+    for variant, seed in (("beleaguered-castle", 12), ("klondike", 1), ("doublets", 1)):
+        game = engine.new_game(variant, seed)
+        whole = engine.solve(game, budget_ms=5000)
+        solver = Solver(game)
+        given = 0
+        while solver.step(ms=2) is None:
+            for table in solver.released():
+                given += len(table)
+                table.clear()
+        for table in solver.released():
+            given += len(table)
+            table.clear()
+        assert given > 100 and solver.released() == []  # each table is handed back once
+        assert solver.solution()[:3] == whole[:3]
+        assert not any(solver._search.tables())  # it holds none once it has answered
+
+
+def test_release_gives_up_every_table_and_the_search_stops() -> None:
+    solver = Solver(hard_deal())
+    assert solver.step(ms=5) is None
+    given = solver.release()
+    assert sum(len(table) for table in given) > solver.nodes  # its states, met and linked
+    assert solver.result == "unknown" and solver.step(ms=5) == "unknown"
+    assert solver.release() == [] and not any(solver._search.tables())
+
+
 # --- the command line ----------------------------------------------------------------------
 
 
