@@ -27,7 +27,7 @@ from .piles import (
     turn_stock,
 )
 from .rng import shuffled
-from .state import Pile, Rules, State
+from .state import Pile, Roles, Rules, State
 
 COLUMNS = 7
 F0 = COLUMNS  # index of f0; f<i> is F0 + i
@@ -69,8 +69,9 @@ class KlondikeRules(Rules):
     """Klondike, turning one card at a time, with unlimited recycles."""
 
     variant = "klondike"
-    pile_ids = (tuple(f"t{i}" for i in range(COLUMNS)) + ("f0", "f1", "f2", "f3")
-                + ("stock", "waste"))
+    roles = Roles(tableau=tuple(range(COLUMNS)), foundation=tuple(range(F0, F0 + 4)),
+                  stock=(STOCK,), waste=(WASTE,))
+    pile_ids = roles.pile_ids()
 
     def deal(self, seed: int) -> State:
         """Rows of the shuffled deck across t<row>..t6, top cards face up; 24 to the stock."""

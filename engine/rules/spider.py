@@ -10,7 +10,7 @@ from .cards import DOWN, KING, RANK_MASK, SUIT_MASK, standard_deck
 from .moves import Move
 from .piles import check_faces, flip_top, move_cards
 from .rng import shuffled
-from .state import Pile, Rules, State
+from .state import Pile, Roles, Rules, State
 
 COLUMNS = 10
 FOUNDATIONS = 8
@@ -51,9 +51,9 @@ def _complete_run(pile: Pile) -> bool:
 class SpiderRules(Rules):
     """Spider with 1, 2 or 4 suits; ``relaxed`` lets any descending run move as a group."""
 
-    pile_ids = tuple(f"t{i}" for i in range(COLUMNS)) + tuple(
-        f"f{i}" for i in range(FOUNDATIONS)
-    ) + ("stock",)
+    roles = Roles(tableau=tuple(range(COLUMNS)),
+                  foundation=tuple(range(COLUMNS, COLUMNS + FOUNDATIONS)), stock=(STOCK,))
+    pile_ids = roles.pile_ids()
 
     def __init__(self, suits: int, relaxed: bool = False) -> None:
         super().__init__()

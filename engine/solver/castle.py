@@ -56,11 +56,12 @@ did).
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 from ..rules.castle import F0, ROWS, CastleRules
 from ..rules.moves import Move
 from ..rules.state import State
-from .space import Space, Table
+from .space import Fresh, Space, Table
 
 # A position, inside the search: the rows as one bytes object (each row's cards bottom
 # first, rows joined by _SEP), how many cards each foundation holds, the steps from the
@@ -80,7 +81,7 @@ WEIGHTS = (4, 2, 3, 1, 1)
 STEP_WEIGHTS = (2, 1, 1)
 
 
-class CastleSpace(Space):
+class CastleSpace(Space[Node]):
     """Beleaguered Castle's search space, over :data:`Node` positions."""
 
     rules: CastleRules
@@ -106,7 +107,7 @@ class CastleSpace(Space):
         memos, self._memos = self._memos, {}
         return [memos]
 
-    def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:  # type: ignore[override]
+    def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:
         """The search's root: ``state`` as a :data:`Node`, after every safe foundation move."""
         rows = [bytes(p) for p in state.piles[:ROWS]]
         heights = [len(p) for p in state.piles[F0:F0 + 4]]
@@ -114,19 +115,19 @@ class CastleSpace(Space):
         return tuple(moves), (_SEP.join(rows), tuple(heights), 0, self._static(rows, heights),
                               -1)
 
-    def key(self, node: Node) -> bytes:  # type: ignore[override]
+    def key(self, node: Node) -> bytes:
         """The rows, sorted."""
         return _SEP.join(sorted(node[0].split(_SEP)))
 
-    def is_won(self, node: Node) -> bool:  # type: ignore[override]
+    def is_won(self, node: Node) -> bool:
         """Every foundation up to its King."""
         return node[1] == _WON
 
-    def score(self, node: Node) -> int:  # type: ignore[override]
+    def score(self, node: Node, queue: int = 0) -> int:
         """Cards still in rows, cards above a lower card of their row, cards above the card a
         foundation takes next, steps from the root (weighed by the current ordering); empty
         rows help."""
-        return node[3] + self._steps[self.queue] * node[2]
+        return node[3] + self._steps[queue] * node[2]
 
     def _static(self, rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...] | list[int]
                 ) -> int:
@@ -177,15 +178,20 @@ class CastleSpace(Space):
                     total += need * (last - i)
         return total
 
-    def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:  # type: ignore[override]
+    def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:
         """Foundation moves, then moves onto a card one rank higher, then into one empty row
         (most promising last); none from a position where no row can ever be emptied again."""
         out: list = []
-        self.expand(node, None, None, out)
+        self._expand(node, None, None, out, 0)
         return out
 
-    def expand(self, node: Node, key: Hashable, parent: dict | None,  # type: ignore[override]
-               out: list) -> Hashable | None:
+    def expand(self, node: Node, key: Hashable, parent: dict[Hashable, Any], fresh: Fresh,
+               queue: int, pruned: bool) -> tuple[Hashable | None, bool]:
+        """:meth:`Space.expand` (nothing is pruned here)."""
+        return self._expand(node, key, parent, fresh, queue), False
+
+    def _expand(self, node: Node, key: Hashable, parent: dict | None, out: list,
+                queue: int) -> Hashable | None:
         """:meth:`Space.expand`, with the key, the win test and the score made inline (a
         child met before is dropped before its score is worked out); with ``parent`` None,
         :meth:`children`: every child, as ``(macro, child)``."""
@@ -234,7 +240,7 @@ class CastleSpace(Space):
         steps += 1
         to_foundation, row_moves = self._to_foundation, self._row_moves
         join = _SEP.join
-        step = self._steps[self.queue] * steps
+        step = self._steps[queue] * steps
         low2 = min(heights) + 2
         for code in scored:
             s = code >> 4 & 15

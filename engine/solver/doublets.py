@@ -14,10 +14,10 @@ from __future__ import annotations
 from ..rules.cards import RANK_MASK
 from ..rules.doublets import FOUNDATION, RESERVE, STOCK, WASTE, DoubletsRules
 from ..rules.state import State
-from .space import Child, Space
+from .space import Child, MoveSpace
 
 
-class DoubletsSpace(Space):
+class DoubletsSpace(MoveSpace):
     """Doublets' search space: the real moves, depth first."""
 
     rules: DoubletsRules

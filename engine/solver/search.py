@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import gc
 import heapq
-import importlib
 import time
 from collections.abc import Hashable, Iterator
 from typing import Any, NamedTuple
@@ -53,14 +52,8 @@ from ..rules.game import Game
 from ..rules.moves import Move
 from ..rules.state import Rules, State
 from .space import Child, Macro, Space, Table
+from .spaces import space_for
 
-# variant id prefix -> module holding that game's ``space(rules)``
-_SPACES = (
-    ("spider", "spider"),
-    ("klondike", "klondike"),
-    ("beleaguered-castle", "castle"),
-    ("doublets", "doublets"),
-)
 # Loop turns between clock readings: a Klondike position can take a millisecond or more to
 # expand in the browser, so a slice of a few ms must look at the clock often.
 _CHECK_EVERY = 4
@@ -80,17 +73,6 @@ class Solution(NamedTuple):
                 "nodes": self.nodes, "ms": round(self.ms, 1)}
 
 
-def space_for(rules: Rules) -> Space:
-    """The search space of ``rules``' variant (the generic one for games without hooks).
-
-    A game's module is imported on first use, so a page that never solves never loads it.
-    """
-    for prefix, module in _SPACES:
-        if rules.variant.startswith(prefix):
-            return importlib.import_module(f"{__package__}.{module}").space(rules)
-    return Space(rules)
-
-
 class _Frame:
     """One state on the depth-first path and the steps from it not yet tried."""
 
@@ -106,14 +88,14 @@ class _Search:
     """One search of one space from the root: a pruned pass if the space has one, then the
     complete pass. :meth:`run` expands states until a deadline or a node quota."""
 
-    def __init__(self, space: Space, start: State) -> None:
+    def __init__(self, space: Space[Any], start: State) -> None:
         self.space = space
         self.nodes = 0
         self.result: str | None = None  # "won" or "lost" once decided
         self.moves: list[Move] = []
         self.dropped: list[Table] = []  # tables let go of, until Solver.released() takes them
         self._root_auto, self._root = space.settle(start)
-        space.pruned = space.can_prune
+        self.pruned = space.can_prune  # in the pruned pass (which cannot prove a loss)
         self._empty()
         self._reset()
         if space.is_won(self._root):
@@ -165,7 +147,7 @@ class _Search:
         before = self.nodes
         search = self._best_first if self.space.best_first else self._depth_first
         while self.result is None and search(deadline, before + quota):
-            if self.space.pruned:  # the pruned pass ran out: the complete pass next
+            if self.pruned:  # the pruned pass ran out: the complete pass next
                 self._complete_pass()
             else:  # the complete pass ran out: no win anywhere
                 self.result = "lost"
@@ -181,16 +163,15 @@ class _Search:
         expanded once more at most. Depth-first starts over.
         """
         space = self.space
-        space.pruned = False
+        self.pruned = False
         if not space.best_first:
             self._reset()
             return
         self.dropped += [self._frontiers, *(part for each in self._frontiers for part in each)]
         self._frontiers = []
         for queue in range(space.queues):
-            space.queue = queue
             self._frontiers.append(_frontier(
-                [(space.score(state), key, state) for key, state in self._partial]))
+                [(space.score(state, queue), key, state) for key, state in self._partial]))
         self._done.difference_update(key for key, _ in self._partial)
         if space.queues > 1:  # they wait in every frontier again
             self._shared.update(key for key, _ in self._partial)
@@ -210,7 +191,7 @@ class _Search:
         that runs out has expanded every reachable state once, as with one ordering.
         """
         space, frontiers, parent, done = self.space, self._frontiers, self._parent, self._done
-        expand, partial = space.expand, self._partial
+        expand, partial, pruned = space.expand, self._partial, self.pruned
         clock = time.perf_counter
         push, pop = heapq.heappush, heapq.heappop
         nodes = self.nodes
@@ -242,7 +223,6 @@ class _Search:
                     return False  # (the turn is taken when the search goes on)
                 if queues > 1:
                     turn = (turn + 1) % len(turns)
-                    space.queue = queue
                 low = scores[0]
                 bucket = buckets[low]
                 _, key, state = bucket.pop()
@@ -251,8 +231,8 @@ class _Search:
                     pop(scores)
                 nodes += 1
                 fresh.clear()
-                won = expand(state, key, parent, fresh)
-                if space.skipped:
+                won, skipped = expand(state, key, parent, fresh, queue, pruned)
+                if skipped:
                     partial.append((key, state))
                 if won is not None:
                     self.nodes = nodes
@@ -262,10 +242,9 @@ class _Search:
                     if key in shared:  # not to be expanded again from another frontier
                         done.add(key)
                     if parent[key] is None:  # the root: its children join every ordering
-                        for queue, (each, ranks) in enumerate(frontiers):
-                            space.queue = queue
+                        for other, (each, ranks) in enumerate(frontiers):
                             for _, ckey, child in fresh:
-                                _join(each, ranks, (space.score(child), ckey, child))
+                                _join(each, ranks, (space.score(child, other), ckey, child))
                         shared.update(ckey for _, ckey, _ in fresh)
                         continue
                 for item in fresh:  # (_join, written out: the loop is hot)

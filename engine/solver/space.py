@@ -1,9 +1,9 @@
 """What the solver searches: a variant's successors, canonical keys and safe automatic moves.
 
 The search in :mod:`engine.solver.search` is the same for every game; a :class:`Space` says
-what is particular to one. The base class works for any :class:`~engine.rules.state.Rules`
+what is particular to one. :class:`MoveSpace` works for any :class:`~engine.rules.state.Rules`
 (one real move per step, the state itself as the key); the ``<game>`` modules beside it
-subclass it with what makes the search short: keys that ignore the order of
+give what makes the search short: keys that ignore the order of
 interchangeable columns, safe moves to the foundations taken as one step, and good move
 ordering.
 
@@ -22,7 +22,7 @@ have the same future up to renaming piles.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..rules.cards import DOWN
 from ..rules.moves import Move
@@ -31,38 +31,93 @@ from ..rules.state import Rules, State
 Macro = tuple[Move, ...]
 Child = tuple[Macro, State]
 Table = list[Any] | set[Any] | dict[Any, Any]  # what a solver lets go of (Solver.released)
+N = TypeVar("N")  # a position as the space searches it: a State, or a compact form of one
+Fresh = list[tuple[int, Hashable, Any]]  # (score, key, position) of the children met first
 
 
-class Space:
-    """The default search space: every legal move is a step, the state is its own key."""
+class Space(Generic[N]):
+    """What the search asks of a variant, over positions of type ``N``. The search passes
+    its options (the ordering, the pruned pass) as arguments and keeps its own state."""
 
     best_first = False  # True: search the best-scoring state first (``score``), else depth-first
     queues = 1  # how many orderings best-first takes turns between (see Solver)
     turns: tuple[int, ...] = ()  # the orderings' turns, in order (empty: one each in turn)
-    queue = 0  # set by the solver: the ordering ``score`` and ``expand`` score for
     links_macros = True  # False: ``expand`` links a key to its parent's key only (no macro)
-    can_prune = False  # True: a first pass with ``pruned`` set may skip moves on a guess
-    pruned = False  # set by the solver during that first pass (which cannot prove a loss)
-    skipped = False  # set by ``children`` when the pruned pass left out a move of that state
+    can_prune = False  # True: a first, pruned pass may skip moves on a guess (no loss proved)
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self._foundations = tuple(i for pid, i in rules.index.items() if pid.startswith("f"))
+
+    def settle(self, state: State) -> tuple[Macro, N]:
+        """Safe automatic moves from ``state`` and the position they reach: the root."""
+        raise NotImplementedError
+
+    def key(self, node: N) -> Hashable:
+        """A value equal for positions with the same future."""
+        raise NotImplementedError
+
+    def is_won(self, node: N) -> bool:
+        """True when ``node`` is won."""
+        raise NotImplementedError
+
+    def children(self, node: N) -> list[tuple[Macro, N]]:
+        """Every step from ``node`` and the settled position it reaches, most promising first."""
+        raise NotImplementedError
+
+    def steps(self, node: N, pruned: bool) -> tuple[list[tuple[Macro, N]], bool]:
+        """:meth:`children`, in the pruned pass perhaps fewer; and whether any was left out
+        (the complete pass then expands ``node`` again)."""
+        return self.children(node), False
+
+    def expand(self, node: N, key: Hashable, parent: dict[Hashable, Any], fresh: Fresh,
+               queue: int, pruned: bool) -> tuple[Hashable | None, bool]:
+        """Best-first's step: append to ``fresh`` the children of ``node`` (whose key is
+        ``key``) not in ``parent`` yet, as ``(score, key, child)`` in :meth:`steps`' order,
+        scored for ordering ``queue``, each linked in ``parent`` to ``key`` with its macro.
+        Return the key of a won child, where one is met (the children after it are left
+        out), else None; and whether the pruned pass left a step out. A space may do this
+        in one go, faster."""
+        children, skipped = self.steps(node, pruned)
+        for macro, child in children:
+            ckey = self.key(child)
+            if ckey in parent:
+                continue
+            parent[ckey] = (key, macro)
+            if self.is_won(child):
+                return ckey, skipped
+            fresh.append((self.score(child, queue), ckey, child))
+        return None, skipped
+
+    def score(self, node: N, queue: int = 0) -> int:
+        """For best-first search: how far ``node`` looks from a win (lower is better), by
+        ordering ``queue`` where the space has several."""
+        return 0
+
+    def release(self) -> list[Table]:
+        """Give up the caches grown during a search (fresh ones fill again if it goes on)."""
+        return []
+
+
+class MoveSpace(Space[State]):
+    """The default search space: every legal move is a step, the state is its own key."""
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules)
+        self._foundations = rules.roles.foundation
 
     def settle(self, state: State) -> Child:
-        """Safe automatic moves from ``state`` (none by default) and the state they reach."""
+        """No automatic moves."""
         return (), state
 
     def key(self, state: State) -> Hashable:
-        """A value equal for states with the same future (here: the state itself)."""
+        """The state itself."""
         return state
 
     def is_won(self, state: State) -> bool:
-        """True when ``state`` is won."""
         return self.rules.is_won(state)
 
     def children(self, state: State) -> list[Child]:
-        """The steps from ``state`` and their settled results, most promising first."""
+        """Every legal move, those that gain most first."""
         rules = self.rules
         scored = []
         for n, move in enumerate(rules.moves(state)):
@@ -71,32 +126,6 @@ class Space:
             scored.append((-self.gain(state, after), n, (move, *auto), after))
         scored.sort(key=lambda item: item[:2])
         return [(macro, after) for _, _, macro, after in scored]
-
-    def expand(self, state: State, key: Hashable, parent: dict[Hashable, Any],
-               fresh: list[tuple[int, Hashable, Any]]) -> Hashable | None:
-        """Best-first's step: append to ``fresh`` the children of ``state`` (whose key is
-        ``key``) not in ``parent`` yet, as ``(score, key, child)`` in :meth:`children`'s
-        order, each linked in ``parent`` to ``key`` with its macro; return the key of a won
-        child, where one is met (the children after it are left out), else None. A space
-        may do this in one go, faster."""
-        for macro, child in self.children(state):
-            ckey = self.key(child)
-            if ckey in parent:
-                continue
-            parent[ckey] = (key, macro)
-            if self.is_won(child):
-                return ckey
-            fresh.append((self.score(child), ckey, child))
-        return None
-
-    def release(self) -> list[Table]:
-        """Give up the caches grown during a search (fresh ones fill again if it goes on)."""
-        return []
-
-    def score(self, state: State) -> int:
-        """For best-first search: how far ``state`` looks from a win (lower is better),
-        by ordering :attr:`queue` where the space has several."""
-        return 0
 
     def gain(self, before: State, after: State) -> int:
         """How much better ``after`` looks than ``before``: foundation cards, then face-up cards."""
@@ -110,4 +139,3 @@ class Space:
 
 def _hidden(state: State) -> int:
     return sum(1 for pile in state.piles for card in pile if card & DOWN)
-

@@ -51,8 +51,7 @@ def check_children(game: Game, pruned: bool) -> list:
     space = SpiderSpace(rules)
     _, root = space.settle(game.state)
     assert root == node_of(game.state)
-    space.pruned = pruned
-    children = space.children(root)
+    children, _ = space.steps(root, pruned)
     for macro, child in children:
         state = game.state
         for move in macro:
