@@ -24,6 +24,7 @@ from .piles import (
     move_cards,
     recycle,
     suit_foundation_takes,
+    top_run,
     turn_stock,
 )
 from .rng import shuffled
@@ -53,16 +54,11 @@ def _slot(rank: int, red: bool) -> int:
 
 def alternating_run(column: Pile) -> int:
     """How many top cards of ``column`` form a face-up run down in alternating colours."""
-    n = len(column)
-    if not n or column[-1] & DOWN:
-        return 0
-    k = 1
-    while k < n:
-        below, above = column[-k - 1], column[-k]
-        if below & DOWN or not fits_column(above, (below,)):
-            break
-        k += 1
-    return k
+    return top_run(column, _builds_on)
+
+
+def _builds_on(below: int, above: int) -> bool:
+    return fits_column(above, (below,))
 
 
 class KlondikeRules(Rules):
