@@ -33,8 +33,9 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from engine.moves import Move  # noqa: E402
-from engine.state import Rules, State  # noqa: E402
+from engine.rules.moves import Move  # noqa: E402
+from engine.rules.state import Rules, State  # noqa: E402
+from engine.rules.variants import DEAL_MAX, DEAL_MIN  # noqa: E402
 
 
 def corpus(variant: str, games: int, steps: int
@@ -44,7 +45,7 @@ def corpus(variant: str, games: int, steps: int
     rnd = random.Random(f"bench {variant}")
     positions, samples = [], []
     for _ in range(games):
-        game = engine.new_game(variant, rnd.randrange(1, 2**32))
+        game = engine.new_game(variant, rnd.randint(DEAL_MIN, DEAL_MAX))
         for step in range(steps):
             legal = game.legal_moves()
             positions.append((game.state, legal))
@@ -94,7 +95,7 @@ def measure(variant: str, games: int, steps: int, seconds: float) -> dict[str, f
     seeds = random.Random(f"playout {variant}")
 
     def playout() -> int:
-        game = engine.new_game(variant, seeds.randrange(1, 2**32))
+        game = engine.new_game(variant, seeds.randint(DEAL_MIN, DEAL_MAX))
         rnd = random.Random(game.seed)
         for n in range(steps):
             legal = game.legal_moves()

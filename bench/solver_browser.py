@@ -44,8 +44,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 START_JS = """async (files) => {
     const { loadPyodide } = await import('/vendor/pyodide/pyodide.mjs');
     const py = await loadPyodide({ indexURL: '/vendor/pyodide/' });
-    py.FS.mkdirTree('/home/pyodide/engine');
     for (const path of files) {
+        py.FS.mkdirTree('/home/pyodide/' + path.slice(0, path.lastIndexOf('/')));
         const response = await fetch('/' + path);
         py.FS.writeFile('/home/pyodide/' + path, await response.text());
     }
@@ -99,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="one line per deal on stderr")
     args = parser.parse_args(argv)
     deals = range(args.start, args.start + args.deals)
-    files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "engine").glob("*.py"))
+    files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "engine").rglob("*.py")
+                   if "__pycache__" not in p.parts)
     server, url = start_server(ROOT)
     browser_answers: list[tuple[str, float, int]] = []
     here_answers: list[tuple[str, float, int]] = []

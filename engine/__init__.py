@@ -16,12 +16,12 @@ Runs unchanged in CPython and in Pyodide. The public API::
 
 from __future__ import annotations
 
-from .cards import card_name, card_text, parse_card
-from .game import Game, from_position, new_game, parse_move, replay
-from .hint import hint
-from .moves import IllegalMove, Move
+from .rules.cards import card_name, card_text, parse_card
+from .rules.game import Game, from_position, new_game, parse_move, replay
+from .rules.hint import hint
+from .rules.moves import IllegalMove, Move
+from .rules.variants import VARIANTS
 from .solver import Solution, Solver, solve, winnable_deals
-from .variants import VARIANTS
 
 __all__ = [
     "VARIANTS",

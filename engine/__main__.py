@@ -13,7 +13,8 @@ import json
 import sys
 
 from . import VARIANTS, new_game, parse_move
-from .game import Game
+from .rules.game import Game
+from .rules.variants import DEAL_MAX, DEAL_MIN, variant
 from .solver import find_winnable, solve
 
 
@@ -24,7 +25,8 @@ class _Parser(argparse.ArgumentParser):
 
 def _seed(text: str) -> int:
     if not (text.isascii() and text.isdigit()):
-        raise argparse.ArgumentTypeError(f"deal number must be 1..4294967295, not {text!r}")
+        raise argparse.ArgumentTypeError(f"deal number must be {DEAL_MIN}..{DEAL_MAX}, "
+                                         f"not {text!r}")
     return int(text)
 
 
@@ -57,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
                             "win exists) or unknown (the budget ran out).")
     for p in (deal, play, solver):
         p.add_argument("variant", help="one of: " + ", ".join(VARIANTS))
-        p.add_argument("seed", type=_seed, help="deal number 1..4294967295")
+        p.add_argument("seed", type=_seed, help=f"deal number {DEAL_MIN}..{DEAL_MAX}")
     for p in (play, solver):
         p.add_argument("moves", nargs="*", help="moves such as t3-t7 or t3-t7:4")
     solver.add_argument("--budget-ms", type=_budget, default=1000.0,
@@ -117,9 +119,10 @@ def _solve(game: Game, args: argparse.Namespace) -> int:
 
 
 def _winnable(args: argparse.Namespace) -> int:
-    if args.variant not in VARIANTS:
-        print(f"error: unknown variant {args.variant!r}; choose one of: {', '.join(VARIANTS)}",
-              file=sys.stderr)
+    try:
+        variant(args.variant)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
     found: list[int] = []
     start = args.start

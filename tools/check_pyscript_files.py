@@ -3,9 +3,9 @@
 PyScript copies into Pyodide's file system only the files that pyscript.toml lists, so a
 new engine module that is not listed works in CPython and fails in the browser. This tool
 lists, as `"./<path>" = "<path>"` and sorted, every file of the engine package (its
-modules and the data files it reads, such as engine/data/*.txt; no caches, no dotfiles)
-and every `*.py` under web/ except web/main.py, the page's entry script, which index.html
-loads itself.
+modules, in its sub-packages too, and the data files it reads, such as
+engine/solver/data/*.txt; no caches, no dotfiles) and every `*.py` under web/ except
+web/main.py, the page's entry script, which index.html loads itself.
 
     python tools/check_pyscript_files.py          # exit 1 and say what differs
     python tools/check_pyscript_files.py --write  # rewrite the [files] table in place

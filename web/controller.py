@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 import engine
-from engine.cards import SUIT_MASK, parse_card
+from engine.rules.cards import SUIT_MASK, parse_card
 from web import labels, share
 from web.desk import SolverDesk
 from web.saves import GameSaves, Saved

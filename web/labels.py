@@ -6,19 +6,11 @@ Pure Python (no browser imports), so the controller and its tests share it.
 from __future__ import annotations
 
 import engine
-from engine.cards import RANKS, SUITS, parse_card
+from engine.rules.cards import RANKS, SUITS, parse_card
+from engine.rules.variants import REGISTRY, rules_for
 
-TITLES = {
-    "spider-1": "Spider · 1 suit",
-    "spider-2": "Spider · 2 suits",
-    "spider-4": "Spider · 4 suits",
-    "spider-relaxed-1": "Relaxed Spider · 1 suit",
-    "spider-relaxed-2": "Relaxed Spider · 2 suits",
-    "spider-relaxed-4": "Relaxed Spider · 4 suits",
-    "klondike": "Klondike",
-    "beleaguered-castle": "Beleaguered Castle",
-    "doublets": "Doublets",
-}
+TITLES = {v.id: v.title for v in REGISTRY}
+_FAMILIES = {v.id: v.family for v in REGISTRY}
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 
 
@@ -29,11 +21,7 @@ def title(variant: str) -> str:
 
 def family(variant: str) -> str:
     """Which table layout a variant uses: spider, klondike, castle or doublets."""
-    if variant.startswith("spider"):
-        return "spider"
-    if variant == "beleaguered-castle":
-        return "castle"
-    return variant
+    return _FAMILIES.get(variant, variant)
 
 
 def card_names() -> dict[str, str]:
@@ -43,15 +31,19 @@ def card_names() -> dict[str, str]:
 
 def pile_name(variant: str, pile: str) -> str:
     """A pile's label: "Column 3", "Row 1", "Reserve 2", "Hearts foundation", "Stock"."""
-    if pile in ("stock", "waste"):
+    rules = rules_for(variant)
+    role = rules.role(pile) if pile in rules.index else None
+    if role is None:
+        return pile
+    if role in ("stock", "waste"):
         return pile.capitalize()
-    kind, number = pile[0], int(pile[1:]) + 1
+    number = int(pile[1:]) + 1
     fam = family(variant)
-    if kind == "t":
+    if role == "tableau":
         return f"Row {number}" if fam == "castle" else f"Column {number}"
-    if kind == "r":
+    if role == "reserve":
         return f"Reserve {number}"
-    if kind == "f":
+    if role == "foundation":
         if fam in ("klondike", "castle") and number <= 4:
             return f"{SUIT_WORDS[number - 1].capitalize()} foundation"
         if fam == "spider":
@@ -64,11 +56,13 @@ def progress(variant: str, position: dict) -> str:
     """The status bar's progress: sequences cleared or cards on the foundations."""
     fam = family(variant)
     piles = position["piles"]
+    role = rules_for(variant).role
     if fam == "spider":
-        cleared = position.get("cleared", sum(1 for p, c in piles.items() if p[0] == "f" and c))
+        cleared = position.get("cleared", sum(1 for p, c in piles.items()
+                                               if role(p) == "foundation" and c))
         return f"Completed {cleared}/8"
     if fam == "doublets":
         on = len(piles.get("f0", []))
         return f"Foundation {on}/48"
-    on = sum(len(c) for p, c in piles.items() if p.startswith("f"))
+    on = sum(len(c) for p, c in piles.items() if role(p) == "foundation")
     return f"Foundations {on}/52"

@@ -12,13 +12,12 @@ slices), so no slice freezes the page for long. What a finished search learns is
 
 from __future__ import annotations
 
-import sys
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable
 from typing import Any
 
 import engine
-from engine.state import Rules, State
+from engine.rules.state import Rules, State
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 
@@ -44,54 +43,6 @@ class Line:
 
 Bin = list | set | dict
 _POP_CHECK = 256  # containers emptied between clock readings
-
-
-def _attributes(owner: object) -> Iterator[tuple[object, int]]:
-    """Each attribute value of ``owner`` with its reference count as seen from here."""
-    for value in getattr(owner, "__dict__", {}).values():
-        yield value, sys.getrefcount(value)
-
-
-class _Probe:
-    """An object owning one list: how many references an unshared attribute shows."""
-
-    def __init__(self) -> None:
-        self.box: list[int] = []
-
-
-_UNSHARED = next(_attributes(_Probe()))[1]
-
-
-def _members(bins: list[Bin]) -> Iterator[tuple[Bin, int]]:
-    """Each container of ``bins`` with its reference count as seen from here."""
-    for box in bins:
-        yield box, sys.getrefcount(box)
-
-
-# Held by the two lists of Search.step (the snapshot and the released ones) and nowhere else.
-_ONLY_LISTED = next(_members([[]]))[1] + 1
-
-
-def containers(root: object, own: bool = True) -> list[Bin]:
-    """The lists, sets and dicts a solver holds as its own: in its attributes and in
-    those of the solver objects it holds (its search, its space). Only objects of the
-    engine's ``solve*`` modules are looked into (never the rules it shares with the
-    game), and a container referenced from anywhere else is left out (``own=False``:
-    every container found, shared or not)."""
-    found: list[Bin] = []
-    todo, visited = [root], set()
-    while todo:
-        owner = todo.pop()
-        if id(owner) in visited:
-            continue
-        visited.add(id(owner))
-        for value, refs in _attributes(owner):
-            if isinstance(value, (list, set, dict)):
-                if refs <= _UNSHARED or not own:
-                    found.append(value)
-            elif type(value).__module__.startswith("engine.solve"):
-                todo.append(value)
-    return found
 
 
 class Trash:
@@ -154,13 +105,9 @@ class Search:
         """Solver time spent so far."""
         return self.solver.elapsed_ms
 
-    def held(self) -> list[Bin]:
-        """The containers the search holds now (its tables, its space's caches)."""
-        return containers(self.solver)
-
     def discard(self) -> None:
         """The search is no longer wanted: its tables go to the trash, to be freed slowly."""
-        self.trash.add(self.held())
+        self.trash.add(self.solver.release())
 
     def allow(self, more_ms: float) -> None:
         """Make sure at least ``more_ms`` of solver time is left (a hint joins a search)."""
@@ -171,16 +118,11 @@ class Search:
         if self.result is None:
             left = self.budget_ms - self.spent_ms
             if left > 0:
-                # The solver lets go of its tables when it answers (or starts a new pass):
-                # keep them, so that they are freed later a little at a time, not here.
-                held = self.held()
                 self.solver.step(min(ms, left))
                 self.result = self.solver.result
-                kept = {id(b) for b in containers(self.solver, own=False)}
-                released = [b for b in held if id(b) not in kept]
-                # ...and only if nothing else holds them now (the solver may have put a
-                # table somewhere else than in an attribute)
-                self.trash.add([b for b, refs in _members(released) if refs <= _ONLY_LISTED])
+                # The solver lets go of its tables when it answers (or starts a new pass):
+                # they are freed later a little at a time, not here.
+                self.trash.add(self.solver.released())
             if self.result is None and self.spent_ms >= self.budget_ms:
                 self.result = UNKNOWN
         return self.result
@@ -205,4 +147,4 @@ class Verdicts:
             del self._found[next(iter(self._found))]
 
 
-__all__ = ["LOST", "Line", "Search", "Trash", "UNKNOWN", "Verdicts", "WON", "containers"]
+__all__ = ["LOST", "Line", "Search", "Trash", "UNKNOWN", "Verdicts", "WON"]

@@ -5,7 +5,7 @@ region, a loading screen with real progress, Share and Stats controls that answe
 from __future__ import annotations
 
 import engine
-from engine.cards import parse_card
+from engine.rules.cards import parse_card
 from tests.e2e.table_helpers import _desk, _table, first_move  # noqa: F401 (fixtures)
 
 LABELS_JS = """() => [...document.querySelectorAll('[data-pile]')].map((p) => [

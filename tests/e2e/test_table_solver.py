@@ -183,7 +183,7 @@ def test_winnable_only_deals_a_number_from_the_shipped_list(table):
 def test_winnable_only_is_greyed_out_for_a_game_without_a_list(table):
     """A game whose list is empty (here: served empty) offers no "winnable only" deal."""
     bare = "doublets"
-    listed = f"**/engine/data/winnable-{bare}.txt"
+    listed = f"**/engine/solver/data/winnable-{bare}.txt"
     page = table.page
     page.route(listed, lambda route: route.fulfill(status=200, body="# no deals yet\n"))
     page.evaluate(FORGET_SW_JS)  # so that the page itself fetches the list, as on a first visit

@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.cards import DOWN, RANKS, card_text
-from engine.game import Game
-from engine.moves import Move
-from engine.state import State
+from engine.rules.cards import DOWN, RANKS, card_text
+from engine.rules.game import Game
+from engine.rules.moves import Move
+from engine.rules.state import State
 
 _COMMON: dict[str, Any] = {
     "deadline": None,  # playouts vary in length; time is bounded by max_examples instead

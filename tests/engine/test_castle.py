@@ -13,11 +13,12 @@ import pytest
 
 import engine
 from engine import Move
-from engine.cards import RANK_MASK, standard_deck
-from engine.rng import shuffled
+from engine.rules.cards import RANK_MASK, standard_deck
+from engine.rules.rng import shuffled
+from engine.rules.variants import DEAL_MAX
 from tests.engine.helpers import cards, piles
 
-SEEDS = (1, 2, 3, 77, 123456, 4294967295)
+SEEDS = (1, 2, 3, 77, 123456, DEAL_MAX)
 ACES = {"f0": "AS", "f1": "AH", "f2": "AD", "f3": "AC"}
 
 

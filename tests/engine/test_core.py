@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import rng
-from engine.cards import (
+from engine.rules import rng
+from engine.rules.cards import (
     DOWN,
     card_name,
     card_text,
@@ -21,8 +21,8 @@ from engine.cards import (
     standard_deck,
     suit_of,
 )
-from engine.game import SEED_MAX, SEED_MIN
-from engine.moves import IllegalMove, Move, read_move
+from engine.rules.moves import IllegalMove, Move, read_move
+from engine.rules.variants import DEAL_MAX, DEAL_MIN
 from tests.engine.helpers import cards, piles, snapshot
 
 # ---------------------------------------------------------------- cards
@@ -122,7 +122,7 @@ def test_engine_increment_is_pcg_default() -> None:
     assert rng._INC == DEFAULT_SEQ << 1 | 1 == 1442695040888963407
 
 
-@pytest.mark.parametrize("seed", [1, 2, 42, 123456, 2**31, SEED_MAX])
+@pytest.mark.parametrize("seed", [1, 2, 42, 123456, 2**31, DEAL_MAX])
 def test_engine_pcg32_matches_reference(seed: int) -> None:
     gen, ref = rng.Pcg32(seed), ReferencePcg32(seed, DEFAULT_SEQ)
     assert [gen.next_u32() for _ in range(500)] == [ref.step() for _ in range(500)]
@@ -146,7 +146,7 @@ def reference_shuffle(items: list[int], seed: int) -> list[int]:
     return out
 
 
-@pytest.mark.parametrize("seed", [1, 99, 123456, SEED_MAX])
+@pytest.mark.parametrize("seed", [1, 99, 123456, DEAL_MAX])
 def test_shuffled_is_fisher_yates_over_pcg32(seed: int) -> None:
     items = list(range(104))
     before = list(items)
@@ -227,14 +227,14 @@ def test_parse_move_errors() -> None:
 
 # ---------------------------------------------------------------- new_game and from_position
 
-BAD_SEEDS = [0, -1, 2**32, 2**64, "12", "1", 1.5, 1.0, True, False, None, [1]]
+BAD_SEEDS = [DEAL_MIN - 1, -1, DEAL_MAX + 1, 2**64, "12", "1", 1.5, 1.0, True, False, None, [1]]
 BAD_VARIANTS = ["spider-9", "", "Spider-1", "spider", " spider-1", None, 1, ["spider-1"],
                 {"spider-1": 1}]
 
 
 @pytest.mark.parametrize("seed", BAD_SEEDS)
 def test_new_game_rejects_bad_deal_numbers(seed: object) -> None:
-    with pytest.raises(ValueError, match=f"{SEED_MIN} to {SEED_MAX}"):
+    with pytest.raises(ValueError, match=f"{DEAL_MIN} to {DEAL_MAX}"):
         engine.new_game("spider-1", seed)  # type: ignore[arg-type]
 
 
@@ -245,7 +245,7 @@ def test_new_game_rejects_unknown_variants_naming_the_ids(variant: object) -> No
     assert all(v in str(info.value) for v in engine.VARIANTS)
 
 
-@pytest.mark.parametrize("seed", [SEED_MIN, SEED_MAX])
+@pytest.mark.parametrize("seed", [DEAL_MIN, DEAL_MAX])
 def test_deal_number_range_ends_are_valid(seed: int) -> None:
     game = engine.new_game("spider-4", seed)
     assert (game.seed, game.status, game.move_count) == (seed, "playing", 0)

@@ -15,12 +15,13 @@ import pytest
 
 import engine
 from engine import Move
-from engine.cards import DOWN, KING, RANK_MASK, RANKS, standard_deck
-from engine.doublets import doubled
-from engine.rng import shuffled
+from engine.rules.cards import DOWN, KING, RANK_MASK, RANKS, standard_deck
+from engine.rules.doublets import doubled
+from engine.rules.rng import shuffled
+from engine.rules.variants import DEAL_MAX
 from tests.engine.helpers import cards, piles
 
-SEEDS = (1, 2, 5, 13, 123456, 4294967295)
+SEEDS = (1, 2, 5, 13, 123456, DEAL_MAX)
 RESERVE = [f"r{i}" for i in range(7)]
 DOUBLING = "A 2 4 8 3 6 Q J 9 5 T 7".split()  # docs/rules/doublets.md §3.4
 

@@ -4,7 +4,7 @@ Share links carry only a variant and a deal number, so these opening positions m
 never change (DESIGN.md, "The engine": deterministic deals, pinned by golden tests).
 Each pile is written bottom to top; lower case is face down; the top of the stock is
 its last card. If a test here fails, a deal changed: that breaks every shared link.
-The deal procedures themselves are checked against engine.rng.shuffled in each game's
+The deal procedures themselves are checked against engine.rules.rng.shuffled in each game's
 own test file; these pins catch any later change to the shuffle, the deck order or the
 dealing order.
 """

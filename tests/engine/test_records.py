@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine import Move
+from engine.rules.variants import DEAL_MAX
 from tests.engine.helpers import PROPERTY, cards, full_run, run, snapshot
 
 DEAL = Move("stock", "tableau", 10)
@@ -128,7 +129,7 @@ def _append(text: Any):
 TAMPERINGS = [
     _drop("variant"), _set("variant", "spider-9"), _set("variant", None),
     _set("variant", ["spider-2"]), _set("variant", {"id": "spider-2"}), _set("variant", 2),
-    _drop("seed"), _set("seed", 0), _set("seed", -5), _set("seed", 2**32), _set("seed", "5"),
+    _drop("seed"), _set("seed", 0), _set("seed", -5), _set("seed", DEAL_MAX + 1), _set("seed", "5"),
     _set("seed", 5.0), _set("seed", True), _set("seed", None), _set("seed", [5]),
     _drop("moves"), _set("moves", None), _set("moves", "t0-t1"), _set("moves", {"0": "t0-t1"}),
     _set("moves", [1, 2]), _move(0, ["t0", "t1"]), _move(0, None), _move(0, 3),

@@ -14,9 +14,9 @@ import random
 import pytest
 
 import engine
-from engine import solve_castle
-from engine.cards import KING, card_text, make_card
-from engine.game import Game
+from engine.rules.cards import KING, card_text, make_card
+from engine.rules.game import Game
+from engine.solver import castle as solve_castle
 from tests.engine.helpers import check_against_brute_force, reachable, replays_to_win
 
 ROWS = 8

@@ -16,13 +16,12 @@ import random
 import pytest
 
 import engine
-from engine import solve_klondike
-from engine.cards import KING, card_text, make_card
-from engine.game import Game
-from engine.klondike import COLUMNS, F0, STOCK, WASTE
-from engine.solve_klondike import KlondikeSpace, dead
-from engine.solver import Solver
-from engine.state import State
+from engine.rules.cards import KING, card_text, make_card
+from engine.rules.game import Game
+from engine.rules.klondike import COLUMNS, F0, STOCK, WASTE, alternating_run
+from engine.rules.state import State
+from engine.solver.klondike import KlondikeSpace, dead
+from engine.solver.search import Solver
 from tests.engine.helpers import check_against_brute_force, klondike_from, replays_to_win
 from tests.engine.helpers import reachable as _reachable
 
@@ -128,18 +127,18 @@ def test_a_dead_state_is_never_reported_as_expanded_in_part() -> None:
     game = engine.new_game("klondike", 170)
     solver = Solver(game, max_nodes=5_000)
     space = solver.space
-    original = space.children
+    original = space.steps
     calls = {"dead": 0, "skipped": 0}
 
-    def children(state: State) -> list[object]:
-        result = original(state)
+    def steps(state: State, pruned: bool) -> tuple[list[object], bool]:
+        result, skipped = original(state, pruned)
         if dead(state.piles):
             calls["dead"] += 1
-            assert not space.skipped
-        calls["skipped"] += space.skipped
-        return result
+            assert not skipped
+        calls["skipped"] += skipped
+        return result, skipped
 
-    space.children = children  # type: ignore[method-assign]
+    space.steps = steps  # type: ignore[method-assign]
     solver.step(60_000)
     assert calls["dead"] > 0 and calls["skipped"] > 0, "both kinds of state were met"
 
@@ -160,7 +159,7 @@ def reference_dead(piles: tuple[tuple[int, ...], ...]) -> bool:
     exposed = set(uncovered)
     movable = set()
     for column, pile in zip(columns, [p for p in piles[:COLUMNS] if p], strict=True):
-        run = solve_klondike._run(pile)
+        run = alternating_run(pile)
         movable.update(column[len(column) - run:])
     left: set[int] = set()
     emptyable = len(columns) < COLUMNS
@@ -206,13 +205,13 @@ def test_dead_agrees_with_a_plain_fixed_point_of_its_rules() -> None:
     states: list[tuple[tuple[int, ...], ...]] = []
     for seed in (170, 199, 3):
         solver = Solver(engine.new_game("klondike", seed), max_nodes=400)
-        original = solver.space.children
+        original = solver.space.steps
 
-        def children(state: State, original=original) -> list[object]:
+        def steps(state: State, pruned: bool, original=original) -> tuple[list[object], bool]:
             states.append(state.piles)
-            return original(state)
+            return original(state, pruned)
 
-        solver.space.children = children  # type: ignore[method-assign]
+        solver.space.steps = steps  # type: ignore[method-assign]
         solver.step(60_000)
     rng = random.Random("klondike-dead")
     states += [random_two_position(rng).state.piles for _ in range(100)]

@@ -13,12 +13,12 @@ from __future__ import annotations
 import random
 
 import engine
-from engine.cards import KING, card_text, make_card
-from engine.game import Game
-from engine.solve_spider import SpiderSpace, Weights
-from engine.spider import COLUMNS, DEAL, STOCK
-from engine.state import State
-from engine.variants import rules_for
+from engine.rules.cards import KING, card_text, make_card
+from engine.rules.game import Game
+from engine.rules.spider import COLUMNS, DEAL, STOCK
+from engine.rules.state import State
+from engine.rules.variants import rules_for
+from engine.solver.spider import SpiderSpace, Weights
 
 
 def text(rank: int, suit: int, down: bool = False) -> str:
@@ -51,8 +51,7 @@ def check_children(game: Game, pruned: bool) -> list:
     space = SpiderSpace(rules)
     _, root = space.settle(game.state)
     assert root == node_of(game.state)
-    space.pruned = pruned
-    children = space.children(root)
+    children, _ = space.steps(root, pruned)
     for macro, child in children:
         state = game.state
         for move in macro:

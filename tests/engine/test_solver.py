@@ -7,7 +7,7 @@ real rules (every legal move, no keys, no pruning) -- which is what makes the
 solver's shortcuts (symmetric keys, the Klondike talon, safe foundation moves, moves
 that must have a use, dead-position checks) trustworthy; the time and node budgets are
 respected, also slice by slice; the CLI's JSON answer has its documented shape; and
-deals shipped as winnable (engine/data/winnable-*.txt) are winnable.
+deals shipped as winnable (engine/solver/data/winnable-*.txt) are winnable.
 """
 
 from __future__ import annotations
@@ -23,11 +23,13 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.cards import DOWN, KING, RANKS, SUITS, card_text, make_card
-from engine.doublets import doubled
-from engine.game import Game
-from engine.solve_castle import CastleSpace
-from engine.solver import Solver, winnable_deals, winnable_path
+from engine.rules.cards import DOWN, KING, RANKS, SUITS, card_text, make_card
+from engine.rules.doublets import doubled
+from engine.rules.game import Game
+from engine.rules.variants import DEAL_MAX, DEAL_MIN
+from engine.solver.castle import CastleSpace
+from engine.solver.search import Solver
+from engine.solver.winnable import winnable_deals, winnable_path
 from tests.engine.helpers import (
     brute_force,
     check_against_brute_force,
@@ -285,7 +287,7 @@ def test_the_frontier_gives_the_lowest_score_first_and_the_newest_among_equals()
     -order met) gives them, with pushes and pops interleaved."""
     import heapq
 
-    from engine.solver import _frontier, _join
+    from engine.solver.search import _frontier, _join
 
     rng = random.Random("frontier")
     for _ in range(50):
@@ -319,9 +321,9 @@ def test_the_cycle_collector_is_off_while_searching_and_left_as_it_was() -> None
     seen: list[bool] = []
 
     class Watch(CastleSpace):
-        def expand(self, node, key, parent, out):  # type: ignore[no-untyped-def]
+        def expand(self, *args):  # type: ignore[no-untyped-def]
             seen.append(gc.isenabled())
-            return super().expand(node, key, parent, out)
+            return super().expand(*args)
 
     game = engine.new_game("beleaguered-castle", 3)
     for enabled in (True, False):
@@ -341,6 +343,35 @@ def test_slices_generator_yields_until_the_answer() -> None:
     game = engine.new_game("doublets", 1)
     steps = list(Solver(game).slices(ms=5))
     assert steps[-1] in ("won", "lost") and all(s is None for s in steps[:-1])
+
+
+def test_a_solver_hands_back_the_tables_it_lets_go_and_emptying_them_changes_nothing() -> None:
+    """released() gives the tables the solver no longer uses (a new pass, the answer): the
+    caller may empty them whenever it likes, and the answer is the one of a single call."""
+    for variant, seed in (("beleaguered-castle", 12), ("klondike", 1), ("doublets", 1)):
+        game = engine.new_game(variant, seed)
+        whole = engine.solve(game, budget_ms=5000)
+        solver = Solver(game)
+        given = 0
+        while solver.step(ms=2) is None:
+            for table in solver.released():
+                given += len(table)
+                table.clear()
+        for table in solver.released():
+            given += len(table)
+            table.clear()
+        assert given > 100 and solver.released() == []  # each table is handed back once
+        assert solver.solution()[:3] == whole[:3]
+        assert not any(solver._search.tables())  # it holds none once it has answered
+
+
+def test_release_gives_up_every_table_and_the_search_stops() -> None:
+    solver = Solver(hard_deal())
+    assert solver.step(ms=5) is None
+    given = solver.release()
+    assert sum(len(table) for table in given) > solver.nodes  # its states, met and linked
+    assert solver.result == "unknown" and solver.step(ms=5) == "unknown"
+    assert solver.release() == [] and not any(solver._search.tables())
 
 
 # --- the command line ----------------------------------------------------------------------
@@ -425,7 +456,7 @@ def test_winnable_lists_are_shipped_for_every_variant() -> None:
     for variant in engine.VARIANTS:
         deals = winnable_deals(variant)
         assert len(deals) >= 1000, variant
-        assert list(deals) == sorted(set(deals)) and all(1 <= d < 2**32 for d in deals)
+        assert list(deals) == sorted(set(deals)) and all(DEAL_MIN <= d <= DEAL_MAX for d in deals)
         header = winnable_path(variant).read_text().splitlines()[1]
         assert header.startswith(f"# python -m engine winnable {variant} "), header
 

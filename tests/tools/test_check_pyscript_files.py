@@ -52,7 +52,8 @@ def test_rewrite_appends_a_missing_files_table(tmp_path):
 def test_expected_files_skips_the_entry_script_and_caches(tmp_path):
     names = (
         "engine/__init__.py", "engine/__pycache__/x.py", "engine/__pycache__/x.cpython-311.pyc",
-        "engine/data/winnable-spider-1.txt", "engine/.x.swp",
+        "engine/solver/data/winnable-spider-1.txt", "engine/rules/__pycache__/y.pyc",
+        "engine/rules/cards.py", "engine/.x.swp",
         "web/main.py", "web/ui.py", "web/table.js",
     )
     for name in names:
@@ -61,6 +62,7 @@ def test_expected_files_skips_the_entry_script_and_caches(tmp_path):
 
     assert check.expected_files(tmp_path) == {
         "./engine/__init__.py": "engine/__init__.py",
-        "./engine/data/winnable-spider-1.txt": "engine/data/winnable-spider-1.txt",
+        "./engine/rules/cards.py": "engine/rules/cards.py",
+        "./engine/solver/data/winnable-spider-1.txt": "engine/solver/data/winnable-spider-1.txt",
         "./web/ui.py": "web/ui.py",
     }

@@ -55,9 +55,8 @@ class _Judge:
 
     def __init__(self, rules: Rules, state: State) -> None:
         self.rules, self.state = rules, state
-        ids = rules.pile_ids
-        self.tableau = [i for i, p in enumerate(ids) if p.startswith("t")]
-        self.foundations = [i for i, p in enumerate(ids) if p.startswith("f")]
+        self.tableau = list(rules.roles.tableau)
+        self.foundations = list(rules.roles.foundation)
         self.worth = _features(state, self.tableau, self.foundations)
         self.gaps = self._gaps(state)
 

@@ -11,13 +11,13 @@ the waste, which keeps the waste short), then the turn, then the redeal.
 
 from __future__ import annotations
 
-from .cards import RANK_MASK
-from .doublets import FOUNDATION, RESERVE, STOCK, WASTE, DoubletsRules
-from .solve_space import Child, Space
-from .state import State
+from ..rules.cards import RANK_MASK
+from ..rules.doublets import FOUNDATION, RESERVE, STOCK, WASTE, DoubletsRules
+from ..rules.state import State
+from .space import Child, MoveSpace
 
 
-class DoubletsSpace(Space):
+class DoubletsSpace(MoveSpace):
     """Doublets' search space: the real moves, depth first."""
 
     rules: DoubletsRules

@@ -24,10 +24,11 @@ from .piles import (
     move_cards,
     recycle,
     suit_foundation_takes,
+    top_run,
     turn_stock,
 )
 from .rng import shuffled
-from .state import Pile, Rules, State
+from .state import Pile, Roles, Rules, State
 
 COLUMNS = 7
 F0 = COLUMNS  # index of f0; f<i> is F0 + i
@@ -53,24 +54,20 @@ def _slot(rank: int, red: bool) -> int:
 
 def alternating_run(column: Pile) -> int:
     """How many top cards of ``column`` form a face-up run down in alternating colours."""
-    n = len(column)
-    if not n or column[-1] & DOWN:
-        return 0
-    k = 1
-    while k < n:
-        below, above = column[-k - 1], column[-k]
-        if below & DOWN or not fits_column(above, (below,)):
-            break
-        k += 1
-    return k
+    return top_run(column, _builds_on)
+
+
+def _builds_on(below: int, above: int) -> bool:
+    return fits_column(above, (below,))
 
 
 class KlondikeRules(Rules):
     """Klondike, turning one card at a time, with unlimited recycles."""
 
     variant = "klondike"
-    pile_ids = (tuple(f"t{i}" for i in range(COLUMNS)) + ("f0", "f1", "f2", "f3")
-                + ("stock", "waste"))
+    roles = Roles(tableau=tuple(range(COLUMNS)), foundation=tuple(range(F0, F0 + 4)),
+                  stock=(STOCK,), waste=(WASTE,))
+    pile_ids = roles.pile_ids()
 
     def deal(self, seed: int) -> State:
         """Rows of the shuffled deck across t<row>..t6, top cards face up; 24 to the stock."""

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from .cards import DOWN, KING, RANK_MASK, SUIT_MASK, standard_deck
 from .moves import Move
-from .piles import check_faces, flip_top, move_cards
+from .piles import check_faces, flip_top, move_cards, top_run
 from .rng import shuffled
-from .state import Pile, Rules, State
+from .state import Pile, Roles, Rules, State
 
 COLUMNS = 10
 FOUNDATIONS = 8
@@ -22,18 +22,16 @@ _SUITS = {1: (0,), 2: (0, 1), 4: (0, 1, 2, 3)}
 
 def movable_run(pile: Pile, same_suit: bool) -> int:
     """How many cards from the top of ``pile`` form a group that may move together."""
-    n = len(pile)
-    if not n or pile[-1] & DOWN:
-        return 0
-    k = 1
-    while k < n:
-        below, above = pile[-k - 1], pile[-k]
-        if below & DOWN or (below & RANK_MASK) != (above & RANK_MASK) + 1:
-            break
-        if same_suit and (below & SUIT_MASK) != (above & SUIT_MASK):
-            break
-        k += 1
-    return k
+    return top_run(pile, _in_suit if same_suit else _one_lower)
+
+
+def _one_lower(below: int, above: int) -> bool:
+    return (below & RANK_MASK) == (above & RANK_MASK) + 1
+
+
+def _in_suit(below: int, above: int) -> bool:
+    return (below & RANK_MASK) == (above & RANK_MASK) + 1 and (
+        below & SUIT_MASK) == (above & SUIT_MASK)
 
 
 def _complete_run(pile: Pile) -> bool:
@@ -51,9 +49,9 @@ def _complete_run(pile: Pile) -> bool:
 class SpiderRules(Rules):
     """Spider with 1, 2 or 4 suits; ``relaxed`` lets any descending run move as a group."""
 
-    pile_ids = tuple(f"t{i}" for i in range(COLUMNS)) + tuple(
-        f"f{i}" for i in range(FOUNDATIONS)
-    ) + ("stock",)
+    roles = Roles(tableau=tuple(range(COLUMNS)),
+                  foundation=tuple(range(COLUMNS, COLUMNS + FOUNDATIONS)), stock=(STOCK,))
+    pile_ids = roles.pile_ids()
 
     def __init__(self, suits: int, relaxed: bool = False) -> None:
         super().__init__()

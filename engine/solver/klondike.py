@@ -53,11 +53,11 @@ and makes only those moves there: every other child of such a state is known alr
 
 from __future__ import annotations
 
-from .cards import DOWN, KING, RANK_MASK
-from .klondike import COLUMNS, F0, STOCK, TURN, WASTE, KlondikeRules
-from .moves import Move
-from .solve_space import Child, Macro, Space
-from .state import Pile, State
+from ..rules.cards import DOWN, KING, RANK_MASK
+from ..rules.klondike import COLUMNS, F0, STOCK, TURN, WASTE, KlondikeRules, alternating_run
+from ..rules.moves import Move
+from ..rules.state import Pile, State
+from .space import Child, Macro, Space, Table
 
 _SEP = b"\xff"
 _UP = ~DOWN & 0xFF
@@ -65,15 +65,6 @@ _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # suits of the other colour, b
 _SAME_COLOUR = (3, 2, 1, 0)  # the other suit of the same colour
 # score weights: face-down card, face-up column card, talon card, empty column
 WEIGHTS = (15, 5, 5, 2)
-
-
-def _fits(card: int, column: Pile) -> bool:
-    """``card`` may go on ``column`` (one lower, other colour; a King on an empty column)."""
-    if not column:
-        return card & RANK_MASK == KING
-    top = column[-1]
-    return (not top & DOWN and (top & RANK_MASK) == (card & RANK_MASK) + 1
-            and ((top >> 4) in (1, 2)) != ((card >> 4) in (1, 2)))
 
 
 def talon(piles: tuple[Pile, ...] | list[Pile]) -> tuple[int, ...]:
@@ -118,7 +109,7 @@ def take_from_talon(piles: list[Pile], cards: tuple[int, ...], j: int) -> int:
 _FACE_DOWN = bytes(i | DOWN for i in range(128)) + bytes(128)  # a translation table
 
 
-class KlondikeSpace(Space):
+class KlondikeSpace(Space[State]):
     """Klondike's search space."""
 
     rules: KlondikeRules
@@ -135,6 +126,11 @@ class KlondikeSpace(Space):
         # the states the pruned pass expanded in part, by id (held, so no id is reused)
         self._partial: dict[int, State] = {}
 
+    def release(self) -> list[Table]:
+        tables = [self._scores, self._columns, self._partial]
+        self._scores, self._columns, self._partial = {}, {}, {}
+        return tables
+
     def key(self, state: State) -> bytes:
         """Sorted columns, then the talon in turning order."""
         piles = state.piles
@@ -148,7 +144,7 @@ class KlondikeSpace(Space):
         return (len(piles[F0]) == KING and len(piles[F0 + 1]) == KING
                 and len(piles[F0 + 2]) == KING and len(piles[F0 + 3]) == KING)
 
-    def score(self, state: State) -> int:
+    def score(self, state: State, queue: int = 0) -> int:
         """A weight per face-down card, face-up column card and talon card (the cards on the
         foundations weigh nothing); an empty column takes a little off."""
         memo = self._scores
@@ -206,13 +202,17 @@ class KlondikeSpace(Space):
 
     def children(self, state: State) -> list[Child]:
         """Column, talon and foundation plays that have a use, most promising first."""
+        return self.steps(state, False)[0]
+
+    def steps(self, state: State, pruned: bool) -> tuple[list[Child], bool]:
+        """:meth:`children`; the pruned pass leaves out the moves of part of a run that are
+        of use only after other moves (see above)."""
         piles = state.piles
-        pruned = self.pruned
-        self.skipped = False
+        skipped = False
         # a state the pruned pass expanded in part: its other children are known already
         only_skipped = not pruned and self._partial and self._partial.pop(id(state), None)
         if not only_skipped and dead(piles, self._columns):
-            return []
+            return [], False
         ids = self._ids
         columns = piles[:COLUMNS]
         empty = next((d for d in range(COLUMNS) if not columns[d]), None)
@@ -293,8 +293,8 @@ class KlondikeSpace(Space):
                         if not _uncovered_use(columns, runs, s, k, free, empty):
                             continue
                         if pruned:
-                            if not self.skipped:
-                                self.skipped = True  # the complete pass will make it
+                            if not skipped:
+                                skipped = True  # the complete pass will make it
                                 self._partial[id(state)] = state
                             continue
                     gain = 45 if to_foundation else 0
@@ -345,29 +345,11 @@ class KlondikeSpace(Space):
                 continue
             auto = self._settle(new)
             result.append(((*macro, *auto) if auto else macro, State(tuple(new))))
-        return result
+        return result, skipped
 
 
 def _first(item: tuple[int, Macro, list[Pile], int | None]) -> int:
     return item[0]
-
-
-def _run(column: Pile) -> int:
-    """How many top cards of ``column`` form a face-up run down in alternating colours."""
-    n = len(column)
-    if not n or column[-1] & DOWN:
-        return 0
-    k = 1
-    while k < n:
-        below, above = column[-k - 1], column[-k]
-        if (below & DOWN or (below & RANK_MASK) != (above & RANK_MASK) + 1
-                or _RED[below >> 4] == _RED[above >> 4]):
-            break
-        k += 1
-    return k
-
-
-_RED = (False, True, True, False)
 
 
 def _can_follow(card: int, free: int) -> bool:
@@ -483,7 +465,6 @@ def _pair(card: int, step: int) -> tuple[int, ...]:
 _ONTO2 = [_pair(c, 1) or (0, 0) for c in range(64)]  # the cards a card may be built on
 # (0 is no card and never exposed)
 _TAKES = [_pair(c, -1) for c in range(64)]  # the cards that may be built on a card
-_KINGS = tuple(s << 4 | KING for s in range(4))
 _TAKES_BITS = [sum(1 << c for c in cards) for cards in _TAKES]
 _TWINS_BITS = [sum(1 << c for c in _pair(card, 0)) for card in range(64)]  # same rank,
 # other colour
@@ -603,6 +584,6 @@ def _column_bits(column: Pile) -> _ColumnBits:
         cards |= 1 << card
         under[card] = below
         below = card
-    for card in column[len(column) - _run(column):]:
+    for card in column[len(column) - alternating_run(column):]:
         movable |= 1 << card
-    return cards, movable, 1 << below, under, _run(column)
+    return cards, movable, 1 << below, under, alternating_run(column)

@@ -13,7 +13,7 @@ a list, calls these, and returns a new State.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .cards import DOWN, RANK_MASK, card_text, make_card
 from .state import Pile, State
@@ -24,6 +24,24 @@ def flip_top(pile: Pile) -> Pile:
     if pile and pile[-1] & DOWN:
         return pile[:-1] + (pile[-1] & ~DOWN,)
     return pile
+
+
+def top_run(pile: Pile, follows: Callable[[int, int], bool]) -> int:
+    """How many top cards of ``pile`` are face up, each on one it ``follows(below, above)``.
+
+    >>> top_run((5, 4 | DOWN, 3, 2), lambda below, above: below == above + 1)
+    2
+    """
+    n = len(pile)
+    if not n or pile[-1] & DOWN:
+        return 0
+    k = 1
+    while k < n:
+        below, above = pile[-k - 1], pile[-k]
+        if below & DOWN or not follows(below, above):
+            break
+        k += 1
+    return k
 
 
 def move_cards(piles: list[Pile], src: int, dst: int, count: int) -> None:

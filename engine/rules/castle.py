@@ -20,7 +20,7 @@ from .piles import (
     suit_foundation_takes,
 )
 from .rng import shuffled
-from .state import Rules, State
+from .state import Roles, Rules, State
 
 ROWS = 8
 ROW_LENGTH = 6
@@ -31,7 +31,8 @@ class CastleRules(Rules):
     """Beleaguered Castle: build down regardless of suit, any card to an empty row."""
 
     variant = "beleaguered-castle"
-    pile_ids = tuple(f"t{i}" for i in range(ROWS)) + ("f0", "f1", "f2", "f3")
+    roles = Roles(tableau=tuple(range(ROWS)), foundation=tuple(range(F0, F0 + 4)))
+    pile_ids = roles.pile_ids()
 
     def deal(self, seed: int) -> State:
         """The four Aces to their foundations; the other 48 shuffled round the 8 rows."""

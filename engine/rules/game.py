@@ -19,15 +19,13 @@ from typing import Any
 from .cards import card_text, parse_card
 from .moves import IllegalMove, Move, read_move
 from .state import Rules, State
-from .variants import rules_for
-
-SEED_MIN, SEED_MAX = 1, 2**32 - 1
+from .variants import DEAL_MAX, DEAL_MIN, rules_for
 
 
 def check_seed(seed: object) -> int:
     """``seed`` as a deal number, or ValueError naming the valid range."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or not SEED_MIN <= seed <= SEED_MAX:
-        raise ValueError(f"deal number must be a whole number from {SEED_MIN} to {SEED_MAX}, "
+    if isinstance(seed, bool) or not isinstance(seed, int) or not DEAL_MIN <= seed <= DEAL_MAX:
+        raise ValueError(f"deal number must be a whole number from {DEAL_MIN} to {DEAL_MAX}, "
                          f"not {seed!r}")
     return seed
 
@@ -177,7 +175,7 @@ class Game:
 
 
 def new_game(variant: str, seed: int) -> Game:
-    """Deal number ``seed`` (1..2**32-1) of ``variant``; ValueError for bad input."""
+    """Deal number ``seed`` (DEAL_MIN..DEAL_MAX) of ``variant``; ValueError for bad input."""
     rules = rules_for(variant)
     seed = check_seed(seed)
     return Game(rules, seed, rules.deal(seed))

@@ -5,7 +5,7 @@ the face-down bit kept), how many cards are left in the stock (the stock only ev
 loses cards from its top, so its cards are the first ones of the root's stock) and how
 many runs were cleared. The steps name the engine's own ``Move`` values
 (``t<s>-t<d>:<k>`` and the deal), found and made by the same rules as
-:class:`~engine.spider.SpiderRules` (a test checks both agree on played positions).
+:class:`~engine.rules.spider.SpiderRules` (a test checks both agree on played positions).
 
 Keys: the foundations are left out (the cards on them are whatever is missing from the
 tableau and stock, and which foundation holds which run changes nothing), the stock is
@@ -41,11 +41,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import DOWN, KING, RANK_MASK, SUIT_MASK
-from .moves import Move
-from .solve_space import Space
-from .spider import COLUMNS, DEAL, STOCK, SpiderRules
-from .state import State
+from ..rules.cards import DOWN, KING, RANK_MASK, SUIT_MASK
+from ..rules.moves import Move
+from ..rules.spider import COLUMNS, DEAL, STOCK, SpiderRules
+from ..rules.state import State
+from .space import Space, Table
 
 # A position inside the search: the columns, cards left in the stock, runs cleared.
 Node = tuple[tuple[bytes, ...], int, int]
@@ -84,7 +84,7 @@ WEIGHTS = {
 }
 
 
-class SpiderSpace(Space):
+class SpiderSpace(Space[Node]):
     """Spider's search space over :data:`Node` positions, with Spider's keys and order."""
 
     rules: SpiderRules
@@ -105,18 +105,22 @@ class SpiderSpace(Space):
         self._runs = {bytes(suit | rank for rank in range(KING, 0, -1))
                       for suit in range(0, 64, 16)}
 
-    def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:  # type: ignore[override]
+    def release(self) -> list[Table]:
+        scores, self._column_scores = self._column_scores, {}
+        return [scores]
+
+    def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:
         """The search's root: ``state`` as a :data:`Node` (the stock's cards kept aside)."""
         piles = state.piles
         self._stock = bytes(piles[STOCK])
         cleared = sum(1 for pile in piles[COLUMNS:STOCK] if pile)
         return (), (tuple(bytes(p) for p in piles[:COLUMNS]), len(piles[STOCK]), cleared)
 
-    def is_won(self, node: Node) -> bool:  # type: ignore[override]
+    def is_won(self, node: Node) -> bool:
         """All eight runs cleared."""
         return node[2] >= 8
 
-    def score(self, node: Node) -> int:  # type: ignore[override]
+    def score(self, node: Node, queue: int = 0) -> int:
         """Face-down cards, loose face-up cards, stock cards, minus empty columns; plus the
         positions already expanded at this stock level, one point per quota."""
         memo = self._column_scores
@@ -133,21 +137,23 @@ class SpiderSpace(Space):
             score += self._level_nodes[stock // COLUMNS] // w.quota
         return score
 
-    def key(self, node: Node) -> bytes:  # type: ignore[override]
+    def key(self, node: Node) -> bytes:
         """Tableau columns (sorted when the stock is empty) and the stock's size."""
         cols, stock = node[0], node[1]
         if not stock:
             return _SEP.join(sorted(cols))
         return _BYTE[stock] + _SEP.join(cols)
 
-    def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:  # type: ignore[override]
+    def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:
+        return self.steps(node, False)[0]
+
+    def steps(self, node: Node, pruned: bool) -> tuple[list[tuple[tuple[Move, ...], Node]], bool]:
         """Every legal move (in the pruned pass, fewer); the most promising come last, as
         the search takes the last-pushed of equal scores first."""
         cols, stock, cleared = node
         self._level_nodes[stock // COLUMNS] += 1
         same_suit = not self.rules.relaxed
-        pruned = self.pruned
-        self.skipped = False
+        skipped = False
         # the columns each rank may go onto (a face-down top takes nothing), and empty ones
         onto: list[list[int]] = [[] for _ in range(KING + 2)]
         empty: list[int] = []
@@ -175,7 +181,7 @@ class SpiderSpace(Space):
                     if whole:
                         if not top:
                             if pruned:
-                                self.skipped = True
+                                skipped = True
                                 continue  # a whole column into an empty one only renames it
                             score -= 200
                         else:
@@ -185,12 +191,12 @@ class SpiderSpace(Space):
                     elif (under & RANK_MASK) == rank + 1:
                         if (under & SUIT_MASK) == (moved & SUIT_MASK):
                             if pruned:
-                                self.skipped = True
+                                skipped = True
                                 continue  # breaks a same-suit run
                             score -= 60
                         else:
                             if pruned and top and (top[-1] & SUIT_MASK) != (moved & SUIT_MASK):
-                                self.skipped = True
+                                skipped = True
                                 continue  # from one other-suit card to another
                             if not same_suit:
                                 score -= 20  # breaks a movable (relaxed) run
@@ -204,7 +210,7 @@ class SpiderSpace(Space):
                             if first_empty < 0:
                                 first_empty = d
                             elif d != first_empty:
-                                self.skipped = True
+                                skipped = True
                                 continue  # one empty column stands for all
                         score -= 30
                     scored.append((score, -s, -k, -d))
@@ -235,7 +241,7 @@ class SpiderSpace(Space):
                 new[d] = _flip(col[:-KING])
                 gone += 1
             out.append(((_MOVES[s, d, k],), (tuple(new), stock, gone)))
-        return out
+        return out, skipped
 
 
 def _flip(col: bytes) -> bytes:

@@ -17,6 +17,27 @@ class State(NamedTuple):
     passes: int = 0
 
 
+class Roles(NamedTuple):
+    """Which pile indexes play which part. The pile ids follow from it, in index order:
+    ``t0``, ``t1``... for the tableau, ``f0``... foundations, ``r0``... reserve piles,
+    ``stock`` and ``waste``."""
+
+    tableau: tuple[int, ...] = ()
+    foundation: tuple[int, ...] = ()
+    stock: tuple[int, ...] = ()
+    waste: tuple[int, ...] = ()
+    reserve: tuple[int, ...] = ()
+
+    def pile_ids(self) -> tuple[str, ...]:
+        """The pile ids, by index."""
+        names = {i: f"t{n}" for n, i in enumerate(self.tableau)}
+        names.update((i, f"f{n}") for n, i in enumerate(self.foundation))
+        names.update((i, f"r{n}") for n, i in enumerate(self.reserve))
+        names.update((i, "stock") for i in self.stock)
+        names.update((i, "waste") for i in self.waste)
+        return tuple(names[i] for i in range(len(names)))
+
+
 class Rules:
     """What one variant decides. Subclasses fill the class attributes and the methods.
 
@@ -25,10 +46,18 @@ class Rules:
     """
 
     variant: str = ""
-    pile_ids: tuple[str, ...] = ()
+    roles: Roles = Roles()
+    pile_ids: tuple[str, ...] = ()  # roles.pile_ids()
 
     def __init__(self) -> None:
         self.index = {pid: i for i, pid in enumerate(self.pile_ids)}
+        self._roles = {i: role for role, indexes in zip(Roles._fields, self.roles, strict=True)
+                       for i in indexes}
+
+    def role(self, pile: str) -> str:
+        """The part ``pile`` (an id) plays: "tableau", "foundation", "stock", "waste" or
+        "reserve"; KeyError if the game has no such pile."""
+        return self._roles[self.index[pile]]
 
     def deal(self, seed: int) -> State:
         """The opening position of deal number ``seed``."""

@@ -20,7 +20,7 @@ from .cards import DOWN, KING, RANK_MASK, RANKS, standard_deck
 from .moves import Move
 from .piles import check_faces, check_unique, move_cards, recycle, turn_stock
 from .rng import shuffled
-from .state import Rules, State
+from .state import Roles, Rules, State
 
 RESERVE = 7
 FOUNDATION = RESERVE  # index of f0
@@ -45,7 +45,9 @@ class DoubletsRules(Rules):
     """Doublets with a seven-card self-filling reserve and two redeals."""
 
     variant = "doublets"
-    pile_ids = tuple(f"r{i}" for i in range(RESERVE)) + ("f0", "stock", "waste")
+    roles = Roles(reserve=tuple(range(RESERVE)), foundation=(FOUNDATION,), stock=(STOCK,),
+                  waste=(WASTE,))
+    pile_ids = roles.pile_ids()
 
     def deal(self, seed: int) -> State:
         """Seven cards to the reserve and one to the foundation, Kings sent under the stock."""

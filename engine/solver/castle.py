@@ -35,7 +35,7 @@ detour loses to a shorter line and the wins come far sooner (deals 1..200 decide
 The score does not change which positions a complete search visits, so it cannot change
 a "lost".
 
-Three orderings take turns (see :mod:`engine.solver`): steps from the root weighed 2, 1
+Three orderings take turns (see :mod:`engine.solver.search`): steps from the root weighed 2, 1
 and 1. Different weights win on different deals (alone, weight 2 wins deal 61 after
 114,000 positions and weight 1 after 17,000; deal 130 after 900 and 52,000), and the two
 of weight 1 are two searches, not one: each goes on only from the positions it found
@@ -56,11 +56,12 @@ did).
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
-from .castle import F0, ROWS, CastleRules
-from .moves import Move
-from .solve_space import Space
-from .state import State
+from ..rules.castle import F0, ROWS, CastleRules
+from ..rules.moves import Move
+from ..rules.state import State
+from .space import Fresh, Space, Table
 
 # A position, inside the search: the rows as one bytes object (each row's cards bottom
 # first, rows joined by _SEP), how many cards each foundation holds, the steps from the
@@ -80,7 +81,7 @@ WEIGHTS = (4, 2, 3, 1, 1)
 STEP_WEIGHTS = (2, 1, 1)
 
 
-class CastleSpace(Space):
+class CastleSpace(Space[Node]):
     """Beleaguered Castle's search space, over :data:`Node` positions."""
 
     rules: CastleRules
@@ -102,7 +103,11 @@ class CastleSpace(Space):
         self._row_moves = {s << 4 | d: Move(ids[s], ids[d])  # by src << 4 | dst
                            for s in range(ROWS) for d in range(ROWS)}
 
-    def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:  # type: ignore[override]
+    def release(self) -> list[Table]:
+        memos, self._memos = self._memos, {}
+        return [memos]
+
+    def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:
         """The search's root: ``state`` as a :data:`Node`, after every safe foundation move."""
         rows = [bytes(p) for p in state.piles[:ROWS]]
         heights = [len(p) for p in state.piles[F0:F0 + 4]]
@@ -110,19 +115,19 @@ class CastleSpace(Space):
         return tuple(moves), (_SEP.join(rows), tuple(heights), 0, self._static(rows, heights),
                               -1)
 
-    def key(self, node: Node) -> bytes:  # type: ignore[override]
+    def key(self, node: Node) -> bytes:
         """The rows, sorted."""
         return _SEP.join(sorted(node[0].split(_SEP)))
 
-    def is_won(self, node: Node) -> bool:  # type: ignore[override]
+    def is_won(self, node: Node) -> bool:
         """Every foundation up to its King."""
         return node[1] == _WON
 
-    def score(self, node: Node) -> int:  # type: ignore[override]
+    def score(self, node: Node, queue: int = 0) -> int:
         """Cards still in rows, cards above a lower card of their row, cards above the card a
         foundation takes next, steps from the root (weighed by the current ordering); empty
         rows help."""
-        return node[3] + self._steps[self.queue] * node[2]
+        return node[3] + self._steps[queue] * node[2]
 
     def _static(self, rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...] | list[int]
                 ) -> int:
@@ -173,15 +178,20 @@ class CastleSpace(Space):
                     total += need * (last - i)
         return total
 
-    def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:  # type: ignore[override]
+    def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:
         """Foundation moves, then moves onto a card one rank higher, then into one empty row
         (most promising last); none from a position where no row can ever be emptied again."""
         out: list = []
-        self.expand(node, None, None, out)
+        self._expand(node, None, None, out, 0)
         return out
 
-    def expand(self, node: Node, key: Hashable, parent: dict | None,  # type: ignore[override]
-               out: list) -> Hashable | None:
+    def expand(self, node: Node, key: Hashable, parent: dict[Hashable, Any], fresh: Fresh,
+               queue: int, pruned: bool) -> tuple[Hashable | None, bool]:
+        """:meth:`Space.expand` (nothing is pruned here)."""
+        return self._expand(node, key, parent, fresh, queue), False
+
+    def _expand(self, node: Node, key: Hashable, parent: dict | None, out: list,
+                queue: int) -> Hashable | None:
         """:meth:`Space.expand`, with the key, the win test and the score made inline (a
         child met before is dropped before its score is worked out); with ``parent`` None,
         :meth:`children`: every child, as ``(macro, child)``."""
@@ -230,7 +240,7 @@ class CastleSpace(Space):
         steps += 1
         to_foundation, row_moves = self._to_foundation, self._row_moves
         join = _SEP.join
-        step = self._steps[self.queue] * steps
+        step = self._steps[queue] * steps
         low2 = min(heights) + 2
         for code in scored:
             s = code >> 4 & 15

@@ -12,7 +12,7 @@ win from there.
 >>> answer.result, game.copy().status
 ('won', 'playing')
 
-How it searches. Each variant's :class:`~engine.solve_space.Space` (``solve_<game>.py``)
+How it searches. Each variant's :class:`~engine.solver.space.Space` (``solver/<game>.py``)
 gives the steps from a state (real moves, or macros of real moves such as Klondike's
 turns through the stock), a key that is equal for states with the same future (columns
 that the rules treat alike are sorted, for instance), safe moves to the foundations
@@ -36,7 +36,7 @@ For the browser, :class:`Solver` works in slices, so the page never freezes::
 
 ``engine.solve(game, budget_ms, max_nodes)`` is the one-call form; the command line
 is ``python -m engine solve VARIANT SEED [--budget-ms N] [--json]``. Deals proved
-winnable ship in ``engine/data/winnable-<variant>.txt`` (:func:`winnable_deals`),
+winnable ship in ``engine/solver/data/winnable-<variant>.txt`` (:func:`winnable_deals`),
 made by ``python -m engine winnable VARIANT --count N``.
 """
 
@@ -44,24 +44,16 @@ from __future__ import annotations
 
 import gc
 import heapq
-import importlib
 import time
 from collections.abc import Hashable, Iterator
-from pathlib import Path
 from typing import Any, NamedTuple
 
-from .game import Game, new_game
-from .moves import Move
-from .solve_space import Child, Macro, Space
-from .state import Rules, State
+from ..rules.game import Game
+from ..rules.moves import Move
+from ..rules.state import Rules, State
+from .space import Child, Macro, Space, Table
+from .spaces import space_for
 
-# variant id prefix -> module holding that game's ``space(rules)``
-_SPACES = (
-    ("spider", "solve_spider"),
-    ("klondike", "solve_klondike"),
-    ("beleaguered-castle", "solve_castle"),
-    ("doublets", "solve_doublets"),
-)
 # Loop turns between clock readings: a Klondike position can take a millisecond or more to
 # expand in the browser, so a slice of a few ms must look at the clock often.
 _CHECK_EVERY = 4
@@ -81,17 +73,6 @@ class Solution(NamedTuple):
                 "nodes": self.nodes, "ms": round(self.ms, 1)}
 
 
-def space_for(rules: Rules) -> Space:
-    """The search space of ``rules``' variant (the generic one for games without hooks).
-
-    A game's module is imported on first use, so a page that never solves never loads it.
-    """
-    for prefix, module in _SPACES:
-        if rules.variant.startswith(prefix):
-            return importlib.import_module(f"{__package__}.{module}").space(rules)
-    return Space(rules)
-
-
 class _Frame:
     """One state on the depth-first path and the steps from it not yet tried."""
 
@@ -107,19 +88,22 @@ class _Search:
     """One search of one space from the root: a pruned pass if the space has one, then the
     complete pass. :meth:`run` expands states until a deadline or a node quota."""
 
-    def __init__(self, space: Space, start: State) -> None:
+    def __init__(self, space: Space[Any], start: State) -> None:
         self.space = space
         self.nodes = 0
         self.result: str | None = None  # "won" or "lost" once decided
         self.moves: list[Move] = []
+        self.dropped: list[Table] = []  # tables let go of, until Solver.released() takes them
         self._root_auto, self._root = space.settle(start)
-        space.pruned = space.can_prune
+        self.pruned = space.can_prune  # in the pruned pass (which cannot prove a loss)
+        self._empty()
         self._reset()
         if space.is_won(self._root):
             self._won([self._root_auto])
 
     def _reset(self) -> None:
         """Start a pass from the root."""
+        self._drop()
         root = self._root
         root_key = self.space.key(root)
         # depth-first: the path of macros and a frame per state on it
@@ -142,16 +126,28 @@ class _Search:
         self.moves = [move for macro in macros for move in macro]
         self._drop()
 
+    def _empty(self) -> None:
+        self._path, self._stack, self._frontiers = [], [], []
+        self._seen, self._parent, self._done, self._shared = set(), {}, set(), set()
+        self._partial = []
+
+    def tables(self) -> list[Table]:
+        """The containers the search holds now, the frontiers' parts too."""
+        parts = [part for frontier in self._frontiers for part in frontier]
+        return [self._path, self._stack, self._frontiers, *parts, self._seen, self._parent,
+                self._done, self._shared, self._partial]
+
     def _drop(self) -> None:
-        self._stack, self._frontiers, self._seen, self._parent = [], [], set(), {}
-        self._partial, self._done, self._shared = [], set(), set()
+        """Let go of the tables: they wait in :attr:`dropped` (the empty ones need no freeing)."""
+        self.dropped += [table for table in self.tables() if table]
+        self._empty()
 
     def run(self, deadline: float, quota: int) -> int:
         """Expand up to ``quota`` states before ``deadline``; the number expanded."""
         before = self.nodes
         search = self._best_first if self.space.best_first else self._depth_first
         while self.result is None and search(deadline, before + quota):
-            if self.space.pruned:  # the pruned pass ran out: the complete pass next
+            if self.pruned:  # the pruned pass ran out: the complete pass next
                 self._complete_pass()
             else:  # the complete pass ran out: no win anywhere
                 self.result = "lost"
@@ -167,18 +163,19 @@ class _Search:
         expanded once more at most. Depth-first starts over.
         """
         space = self.space
-        space.pruned = False
+        self.pruned = False
         if not space.best_first:
             self._reset()
             return
+        self.dropped += [self._frontiers, *(part for each in self._frontiers for part in each)]
         self._frontiers = []
         for queue in range(space.queues):
-            space.queue = queue
             self._frontiers.append(_frontier(
-                [(space.score(state), key, state) for key, state in self._partial]))
+                [(space.score(state, queue), key, state) for key, state in self._partial]))
         self._done.difference_update(key for key, _ in self._partial)
         if space.queues > 1:  # they wait in every frontier again
             self._shared.update(key for key, _ in self._partial)
+        self.dropped.append(self._partial)
         self._partial = []
 
     def _best_first(self, deadline: float, until: int) -> bool:
@@ -194,7 +191,7 @@ class _Search:
         that runs out has expanded every reachable state once, as with one ordering.
         """
         space, frontiers, parent, done = self.space, self._frontiers, self._parent, self._done
-        expand, partial = space.expand, self._partial
+        expand, partial, pruned = space.expand, self._partial, self.pruned
         clock = time.perf_counter
         push, pop = heapq.heappush, heapq.heappop
         nodes = self.nodes
@@ -226,7 +223,6 @@ class _Search:
                     return False  # (the turn is taken when the search goes on)
                 if queues > 1:
                     turn = (turn + 1) % len(turns)
-                    space.queue = queue
                 low = scores[0]
                 bucket = buckets[low]
                 _, key, state = bucket.pop()
@@ -235,8 +231,8 @@ class _Search:
                     pop(scores)
                 nodes += 1
                 fresh.clear()
-                won = expand(state, key, parent, fresh)
-                if space.skipped:
+                won, skipped = expand(state, key, parent, fresh, queue, pruned)
+                if skipped:
                     partial.append((key, state))
                 if won is not None:
                     self.nodes = nodes
@@ -246,10 +242,9 @@ class _Search:
                     if key in shared:  # not to be expanded again from another frontier
                         done.add(key)
                     if parent[key] is None:  # the root: its children join every ordering
-                        for queue, (each, ranks) in enumerate(frontiers):
-                            space.queue = queue
+                        for other, (each, ranks) in enumerate(frontiers):
                             for _, ckey, child in fresh:
-                                _join(each, ranks, (space.score(child), ckey, child))
+                                _join(each, ranks, (space.score(child, other), ckey, child))
                         shared.update(ckey for _, ckey, _ in fresh)
                         continue
                 for item in fresh:  # (_join, written out: the loop is hot)
@@ -378,6 +373,25 @@ class Solver:
             self.result, self.moves = search.result, search.moves
         elif self.max_nodes is not None and search.nodes >= self.max_nodes:
             self.result = "unknown"
+        if self.result is not None:  # answered: the tables are of no more use
+            search._drop()
+            search.dropped += [table for table in self.space.release() if table]
+
+    def released(self) -> list[Table]:
+        """The tables the solver let go of since the last call (when it answered, or when a
+        pass started over), for the caller to free: a table of a hundred thousand states
+        takes a tenth of a second to free in the browser, so a page empties them a little
+        at a time. Not taken, they go with the solver."""
+        dropped, self._search.dropped = self._search.dropped, []
+        return dropped
+
+    def release(self) -> list[Table]:
+        """Give up every table now (see :meth:`released`): the search stops, and answers
+        ``"unknown"`` unless it had answered already."""
+        if self.result is None:
+            self.result = "unknown"
+        self._check()
+        return self.released()
 
     def step(self, ms: float = 30.0) -> str | None:
         """Search for about ``ms`` milliseconds; the result once decided, else None."""
@@ -417,53 +431,3 @@ def solve(game: Game, budget_ms: float = 1000.0, max_nodes: int | None = None) -
     solver = Solver(game, max_nodes)
     solver.step(budget_ms)
     return solver.solution()
-
-
-DATA = Path(__file__).resolve().parent / "data"
-_WINNABLE: dict[str, tuple[int, ...]] = {}
-
-
-def winnable_path(variant: str) -> Path:
-    """Where the list of proven-winnable deal numbers of ``variant`` is kept."""
-    return DATA / f"winnable-{variant}.txt"
-
-
-def winnable_deals(variant: str) -> tuple[int, ...]:
-    """The deal numbers of ``variant`` the solver proved winnable, as shipped (may be empty).
-
-    The file holds one deal number a line; lines starting with ``#`` are comments.
-    """
-    deals = _WINNABLE.get(variant)
-    if deals is None:
-        path = winnable_path(variant)
-        try:
-            text = path.read_text(encoding="ascii")
-        except FileNotFoundError:
-            text = ""
-        deals = tuple(int(line) for line in text.split("\n")
-                      if line.strip() and not line.startswith("#"))
-        _WINNABLE[variant] = deals
-    return deals
-
-
-def find_winnable(variant: str, count: int, start: int = 1, budget_ms: float = 3000.0,
-                  max_nodes: int | None = None) -> Iterator[tuple[int, Solution]]:
-    """Solve deals ``start``, ``start + 1``... of ``variant``; yield ``(deal, answer)`` for
-    each deal tried, until ``count`` of them were won (each win replayed to check it).
-
-    With ``max_nodes`` the list does not depend on how loaded the machine is.
-    """
-    won = 0
-    seed = start
-    while won < count:
-        game = new_game(variant, seed)
-        answer = solve(game, budget_ms, max_nodes)
-        if answer.result == "won":
-            check = game.copy()
-            for move in answer.moves:
-                check.play(move)  # IllegalMove here would be a solver bug: let it raise
-            if check.status != "won":
-                raise AssertionError(f"{variant} deal {seed}: the solution does not win")
-            won += 1
-        yield seed, answer
-        seed += 1
