@@ -25,7 +25,7 @@
 //
 // The standard library comes precompiled (python_stdlib_compiled.zip, .pyc files made by
 // this Pyodide's own Python: tools/vendor.py), so Python does not compile the ~190
-// modules it imports on every start. index.html starts the download as the page begins
+// modules it imports on every start. web/early.js starts the download as the page begins
 // to load (window.ppStdlib); the loader takes that response (or fetches the file itself,
 // and once more if a download fails) and hands it to Pyodide; when the file is not
 // served, Pyodide's plain python_stdlib.zip is used, as before. A snapshot is keyed by
@@ -224,7 +224,7 @@ async function startWith(config, app, kind) {
   return pyodide;
 }
 
-// index.html starts compiling Pyodide's wasm as the page begins to load and leaves the
+// web/early.js starts compiling Pyodide's wasm as the page begins to load and leaves the
 // promise of the module in window.ppPyodideWasm. Pyodide fetches and compiles the wasm
 // itself with WebAssembly.instantiateStreaming (only once PyScript and its config are
 // loaded): for its next call, that function instantiates the early module instead (and

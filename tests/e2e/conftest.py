@@ -14,10 +14,17 @@ Every test under tests/e2e is marked `e2e` (run only them with `pytest -m e2e`).
 - `app`: opens the app in `page` and waits for `<html data-app="ready">`.
 - `pwa_context`, `pwa_page`: like `context` and `page` but the service worker may install
   (the default `context` blocks it); for the offline and installability tests.
+
+Every context the `browser` fixture's browser makes, whichever fixture or helper makes it,
+reports Content-Security-Policy violations (the page's `securitypolicyviolation` events,
+also kept in `window.__cspViolations`, and any console message about the policy), and
+every end-to-end test fails if one was reported while it ran (`csp_reports`; a test that
+provokes one on purpose takes it with `csp_reports.take()`).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import urllib.parse
 from dataclasses import dataclass, field
@@ -37,6 +44,63 @@ CHROMIUM_ARGS = [
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 ]
 READY_TIMEOUT_MS = 60_000
+
+
+# Runs in every document before its own scripts: records each violation of the page's
+# Content-Security-Policy and reports it to the test through a binding.
+CSP_WATCH_JS = """(() => {
+  window.__cspViolations = [];
+  document.addEventListener("securitypolicyviolation", (event) => {
+    const seen = { directive: event.effectiveDirective, blocked: event.blockedURI,
+                   source: event.sourceFile, line: event.lineNumber, sample: event.sample };
+    window.__cspViolations.push(seen);
+    window.__ppCspViolation?.(JSON.stringify(seen));
+  });
+})();"""
+
+
+@dataclass
+class CspReports:
+    """Every CSP violation any watched context reported this session, oldest first;
+    those from ``mark`` on were reported while the current test ran."""
+
+    seen: list[str] = field(default_factory=list)
+    mark: int = 0
+
+    def take(self) -> list[str]:
+        """The current test's reports, which it expected: they no longer fail it."""
+        taken = self.seen[self.mark:]
+        del self.seen[self.mark:]
+        return taken
+
+
+CSP_REPORTS = CspReports()
+
+
+def watch_csp(context, reports: CspReports = CSP_REPORTS) -> None:
+    """Report the CSP violations of every page of ``context`` to ``reports``."""
+
+    def violation(source, text: str) -> None:
+        reports.seen.append(f"CSP violation on {source['page'].url}: {json.loads(text)}")
+
+    def console(message) -> None:
+        if "Content Security Policy" in message.text:
+            reports.seen.append(f"console {message.type}: {message.text}")
+
+    context.add_init_script(CSP_WATCH_JS)
+    context.expose_binding("__ppCspViolation", violation)
+    context.on("console", console)
+
+
+def _csp_watched(make):
+    """``make`` (a Playwright call that opens a context or a page) watched for CSP."""
+
+    def made(*args, **kwargs):
+        opened = make(*args, **kwargs)
+        watch_csp(getattr(opened, "context", opened))
+        return opened
+
+    return made
 
 
 def pytest_collection_modifyitems(config, items):
@@ -109,8 +173,22 @@ def browser():
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        # Every context made from here is watched for CSP violations (see the docstring).
+        browser.new_context = _csp_watched(browser.new_context)
+        browser.new_page = _csp_watched(browser.new_page)
+        kind = browser.browser_type
+        kind.launch_persistent_context = _csp_watched(kind.launch_persistent_context)
         yield browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def csp_reports():
+    """Fails the test if any page reported a Content-Security-Policy violation meanwhile."""
+    CSP_REPORTS.mark = len(CSP_REPORTS.seen)
+    yield CSP_REPORTS
+    reported = CSP_REPORTS.seen[CSP_REPORTS.mark:]
+    assert not reported, "\n".join(reported)
 
 
 @pytest.fixture

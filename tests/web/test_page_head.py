@@ -1,15 +1,20 @@
-"""The start-up hints in index.html's head (DESIGN.md budget: first visit to a playable
-table <= 2.5 s). The page preloads what PyScript and Pyodide would otherwise ask for one
-after another; a hint naming a file that is not there would cost a request and show an
-error in the console, so every one is checked against the files, including the
-content-hashed PyScript chunks, which change whenever @pyscript/core is updated."""
+"""index.html's head: its Content-Security-Policy, and the start-up hints (DESIGN.md
+budget: first visit to a playable table <= 2.5 s). The page preloads what PyScript and
+Pyodide would otherwise ask for one after another; a hint naming a file that is not there
+would cost a request and show an error in the console, so every one is checked against
+the files, including the content-hashed PyScript chunks, which change whenever
+@pyscript/core is updated."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 from pathlib import Path
 
 import pytest
+
+from tools import precache
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = (ROOT / "index.html").read_text()
@@ -41,3 +46,62 @@ def test_the_pyscript_chunks_it_needs_before_python_are_preloaded():
     assert len(lazy) == 2
     preloaded = {path.removeprefix("vendor/pyscript/") for path in PRELOADS}
     assert {chunk, *lazy} <= preloaded
+
+
+# The page without its comments, and its Content-Security-Policy (a <meta>, so that any
+# static host sends it).
+MARKUP = re.sub(r"<!--.*?-->", "", PAGE, flags=re.S)
+CSP_META = re.search(
+    r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', MARKUP)
+
+
+def policy() -> dict[str, list[str]]:
+    assert CSP_META, "index.html has no Content-Security-Policy <meta>"
+    directives = [part.split() for part in CSP_META.group(1).split(";") if part.strip()]
+    return {name: sources for name, *sources in directives}
+
+
+def test_the_policy_comes_before_anything_it_governs():
+    first = re.search(r"<(script|link|style)\b", MARKUP)
+    assert CSP_META and CSP_META.start() < first.start()
+
+
+def test_scripts_come_only_from_the_app_itself():
+    csp = policy()
+    assert csp["default-src"] == ["'self'"]
+    # PyScript builds its hooks with Function() at start-up ('unsafe-eval'); Pyodide
+    # compiles its wasm ('wasm-unsafe-eval'). Nothing inline, no other origin.
+    assert set(csp["script-src"]) == {"'self'", "'unsafe-eval'", "'wasm-unsafe-eval'"}
+    assert csp["object-src"] == ["'none'"]
+    assert csp["base-uri"] == ["'none'"] and csp["form-action"] == ["'none'"]
+    for name in ("connect-src", "worker-src", "img-src", "style-src"):
+        assert csp[name][0] == "'self'"
+        assert not {"*", "http:", "https:", "'unsafe-inline'"} & set(csp[name]), name
+    # The page's own scripts are all files: an inline one would be refused.
+    for tag in re.findall(r"<script\b[^>]*>", MARKUP):
+        assert 'src="./' in tag, tag
+
+
+def test_the_inline_style_block_is_allowed_by_its_hash():
+    """The loading screen's styles are inline (the first paint needs them); the policy
+    names each inline block by its SHA-256, so an edit to one needs a new hash here."""
+    blocks = re.findall(r"<style>(.*?)</style>", MARKUP, re.S)
+    assert blocks
+    allowed = set(policy()["style-src"])
+    for block in blocks:
+        digest = base64.b64encode(hashlib.sha256(block.encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in allowed, f"style-src lacks 'sha256-{digest}'"
+
+
+def test_the_early_downloads_start_before_the_module_scripts():
+    """web/early.js (a classic script, so it runs where it stands) starts the wasm compile
+    and the standard library's download that web/pyodide-loader.mjs and bench/ use."""
+    early = MARKUP.index('<script src="./web/early.js"></script>')
+    assert early < MARKUP.index('<script type="module"')
+    text = (ROOT / "web" / "early.js").read_text()
+    assert "window.ppPyodideWasm =" in text and "window.ppStdlib =" in text
+
+
+@needs_vendor
+def test_the_early_script_is_precached():
+    assert "web/early.js" in precache.precache_paths(ROOT)
