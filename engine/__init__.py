@@ -16,12 +16,27 @@ Runs unchanged in CPython and in Pyodide. The public API::
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .rules.cards import card_name, card_text, parse_card
 from .rules.game import Game, from_position, new_game, parse_move, replay
 from .rules.hint import hint
 from .rules.moves import IllegalMove, Move
 from .rules.variants import VARIANTS
-from .solver import Solution, Solver, solve, winnable_deals
+
+if TYPE_CHECKING:
+    from .solver import Solution, Solver, solve, winnable_deals
+
+_SOLVER_NAMES = frozenset({"Solution", "Solver", "solve", "winnable_deals"})
+
+
+def __getattr__(name: str) -> Any:
+    """The solver's names, imported on first use: dealing and playing need none of it."""
+    if name in _SOLVER_NAMES:
+        from . import solver
+
+        return getattr(solver, name)
+    raise AttributeError(f"module 'engine' has no attribute {name!r}")
 
 __all__ = [
     "VARIANTS",

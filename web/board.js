@@ -23,13 +23,16 @@ export class Board {
     this.labelEls = {};
     this.size = [0, 0];
     this.names = {};
+    this.roles = {};
   }
 
   // -- building --------------------------------------------------------------------
 
-  setup(family, pileIds, pileNames) {
+  // `roles`: each pile id's part ("tableau", "foundation", ...), from the engine.
+  setup(family, roles, pileNames) {
     this.finishAnimations();
     this.family = family;
+    this.roles = roles;
     this.names = pileNames || {};
     this.root.dataset.family = family;
     for (const p of this.piles.values()) p.el.remove();
@@ -37,7 +40,7 @@ export class Board {
     this.piles.clear();
     this.labelEls = {};
     this.measure();
-    const geom = layout(family, pileIds, this.size[0], this.size[1]);
+    const geom = layout(family, roles, this.size[0], this.size[1]);
     this.geom = geom;
     for (const id of geom.order) {
       const el = document.createElement("div");
@@ -71,7 +74,7 @@ export class Board {
     this.measure();
     if (this.size.join("x") === before) return;
     this.finishAnimations();
-    this.geom = layout(this.family, [...this.piles.keys()], this.size[0], this.size[1]);
+    this.geom = layout(this.family, this.roles, this.size[0], this.size[1]);
     for (const p of this.piles.values()) p.geom = this.geom.piles[p.id];
     this.applyGeometry();
     for (const p of this.piles.values()) this.placePile(p);
@@ -192,7 +195,7 @@ export class Board {
   placePile(p) {
     const texts = p.cards.map((c) => c.text);
     const offsets = fanOffsets(p.geom, texts, this.geom.cw, this.geom.ch);
-    const reverse = this.family === "spider" && p.id[0] === "f";
+    const reverse = this.family === "spider" && this.role(p.id) === "foundation";
     p.cards.forEach((rec, i) => {
       const [x, y] = offsets[i];
       if (rec.x !== x || rec.y !== y || rec.moved || !rec.el.style.transform) {
@@ -256,6 +259,10 @@ export class Board {
     if (!p) return null;
     const index = p.cards.findIndex((c) => c.el === cardEl);
     return index < 0 ? null : { pile: p.id, index, count: p.cards.length - index };
+  }
+
+  role(pileId) {
+    return this.roles[pileId];
   }
 
   cards(pileId) {

@@ -25,6 +25,7 @@ from typing import Any
 
 import engine
 from engine.rules.cards import SUIT_MASK, parse_card
+from engine.rules.variants import DEAL_MAX, DEAL_MIN
 from web import labels, share
 from web.desk import SolverDesk
 from web.saves import GameSaves, Saved
@@ -32,7 +33,6 @@ from web.scores import Scores
 from web.stats import StatsBook
 from web.storage import Notice, Storage
 
-MAX_DEAL = 2**32 - 1
 Payload = dict[str, Any]
 # Intents that never act on the game in play: they do not wait to follow another tab.
 UNSYNCED = frozenset({"watch", "hint_step"})
@@ -125,7 +125,7 @@ class Table:
 
     def random_seed(self) -> int:
         """A random deal number."""
-        return self.rng.randint(1, MAX_DEAL)
+        return self.rng.randint(DEAL_MIN, DEAL_MAX)
 
     def new_id(self) -> str:
         """An id for a newly dealt game: its result is counted once, whichever tab ends it."""
@@ -252,9 +252,12 @@ class Table:
 
     def do_foundation(self, pile: str, count: int = 1) -> Payload:
         """Send the group on ``pile`` to a foundation, where that is legal."""
-        moves = [m for m in self.game.legal_moves()
-                 if m.src == pile and m.count == int(count) and m.dst.startswith("f")]
-        if not moves or pile.startswith("f"):
+        rules = self.game.rules
+        if pile not in rules.index or rules.role(pile) == "foundation":
+            return self.render("illegal", announce="That card cannot go to a foundation now.")
+        moves = [m for m in self.game.legal_moves() if m.src == pile and m.count == int(count)
+                 and rules.role(m.dst) == "foundation"]
+        if not moves:
             return self.render("illegal", announce="That card cannot go to a foundation now.")
         return self.play(moves[0])
 
@@ -290,7 +293,8 @@ class Table:
     def do_new(self, variant: str | None = None, seed: int | None = None) -> Payload:
         """A new game of ``variant`` (default: the current one), deal ``seed`` or random."""
         variant = variant if variant in engine.VARIANTS else self.game.variant
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 1 <= seed <= MAX_DEAL:
+        if isinstance(seed, bool) or not isinstance(seed, int) \
+                or not DEAL_MIN <= seed <= DEAL_MAX:
             seed = self.desk.draw_seed(variant)
         self.open(variant, seed)
         return self.render("new", announce=f"New game: {labels.title(variant)}, deal {seed}.")
@@ -363,7 +367,7 @@ class Table:
 
         def kind(move: engine.Move) -> int:
             target = piles[move.dst]
-            if move.dst.startswith("f"):
+            if game.rules.role(move.dst) == "foundation":
                 return 3
             if target and target[-1] & SUIT_MASK == moved & SUIT_MASK:
                 return 2
@@ -464,6 +468,8 @@ class Table:
         }
         if event in ("start", "new", "sync"):
             payload["pile_names"] = {pid: labels.pile_name(variant, pid) for pid in piles}
+            payload["roles"] = {pid: game.rules.role(pid) for pid in piles}
+            payload["deal_range"] = [DEAL_MIN, DEAL_MAX]
             payload["settings"] = dict(self.settings)
             payload["variants"] = [[v, labels.title(v)] for v in engine.VARIANTS]
         if event == "settings":

@@ -157,7 +157,7 @@ export class Input {
       this.lastTap = null;
       this.cancelHeld();
       const loc = this.board.locate(last.cardEl);
-      if (loc && loc.pile[0] !== "f") this.ctx.foundation(loc.pile, loc.count);
+      if (loc && this.board.role(loc.pile) !== "foundation") this.ctx.foundation(loc.pile, loc.count);
       return;
     }
     const isCard = a.loc && a.pile !== "stock";

@@ -1,6 +1,7 @@
 // Where each game's piles sit on the table, how their cards fan, where they take drops.
 //
-// layout(family, ids, width, height) returns the card size and, for every pile id, its
+// layout(family, roles, width, height) returns the card size and, for every pile id (the
+// keys of roles, which says each pile's part: "tableau", "foundation", "stock", ...), its
 // origin (x, y) in table pixels, its fan ("down", "left", "right", "waste" or "stack"),
 // the room it has along the fan (maxLen, so long piles compress their overlap), and a
 // forgiving drop area. fanOffsets() turns a pile's cards into card positions relative to
@@ -16,6 +17,11 @@ function pile(x, y, fan, maxLen, area) {
   return { x, y, fan, maxLen, area };
 }
 
+// The ids of the piles that play `role`, in the engine's order.
+function pilesOf(roles, role) {
+  return Object.keys(roles).filter((id) => roles[id] === role);
+}
+
 function columnRow(ids, left, y, cw, gap, height, into) {
   // A row of columns fanning down to the bottom of the table.
   ids.forEach((id, i) => {
@@ -29,23 +35,27 @@ function slot(x, y, cw, ch, fan = "stack") {
   return pile(x, y, fan, cw, box(x - m, y - m, cw + 2 * m, ch + 2 * m));
 }
 
-function spider(ids, W, H) {
+function spider(roles, W, H) {
+  const columns = pilesOf(roles, "tableau");
+  const found = pilesOf(roles, "foundation");
   const pad = Math.max(4, Math.round(W * 0.008));
   const gap = Math.max(3, Math.round(W * 0.007));
   const cw = Math.floor(Math.min((W - 2 * pad - 9 * gap) / 10, H / (RATIO * 4.4), 118));
   const ch = Math.round(cw * RATIO);
   const left = Math.round((W - (10 * cw + 9 * gap)) / 2);
   const piles = {};
-  for (let i = 0; i < 8; i++) piles[`f${i}`] = slot(left + i * (cw + gap), pad, cw, ch);
+  found.forEach((id, i) => { piles[id] = slot(left + i * (cw + gap), pad, cw, ch); });
   piles.stock = slot(left + 9 * (cw + gap), pad, cw, ch);
   const y1 = pad + ch + Math.max(gap * 2, Math.round(ch * 0.12));
-  columnRow(ids.filter((id) => id[0] === "t"), left, y1, cw, gap, H, piles);
+  columnRow(columns, left, y1, cw, gap, H, piles);
   const labels = { stock: { x: piles.stock.x + cw / 2, y: pad + ch / 2, w: cw } };
-  const nav = ["stock", ...ids.filter((id) => id[0] === "t")];
-  return { cw, ch, piles, labels, nav, inert: ids.filter((id) => id[0] === "f") };
+  const nav = ["stock", ...columns];
+  return { cw, ch, piles, labels, nav, inert: found };
 }
 
-function klondike(ids, W, H) {
+function klondike(roles, W, H) {
+  const columns = pilesOf(roles, "tableau");
+  const found = pilesOf(roles, "foundation");
   const pad = Math.max(4, Math.round(W * 0.01));
   const gap = Math.max(4, Math.round(W * 0.012));
   const cw = Math.floor(Math.min((W - 2 * pad - 6 * gap) / 7, H / (RATIO * 4.3), 128));
@@ -56,17 +66,17 @@ function klondike(ids, W, H) {
   piles.stock = slot(col(0), pad, cw, ch);
   piles.waste = slot(col(1), pad, cw, ch, "waste");
   piles.waste.area.w += cw * 0.6;
-  for (let i = 0; i < 4; i++) piles[`f${i}`] = slot(col(3 + i), pad, cw, ch);
+  found.forEach((id, i) => { piles[id] = slot(col(3 + i), pad, cw, ch); });
   const y1 = pad + ch + Math.max(gap * 2, Math.round(ch * 0.15));
-  columnRow(ids.filter((id) => id[0] === "t"), left, y1, cw, gap, H, piles);
+  columnRow(columns, left, y1, cw, gap, H, piles);
   const labels = { stock: { x: col(0) + cw / 2, y: pad + ch / 2, w: cw } };
-  const nav = ["stock", "waste", "f0", "f1", "f2", "f3", ...ids.filter((id) => id[0] === "t")];
+  const nav = ["stock", "waste", ...found, ...columns];
   return { cw, ch, piles, labels, nav, inert: [] };
 }
 
-function castle(ids, W, H) {
-  const rows = ids.filter((id) => id[0] === "t");
-  const found = ids.filter((id) => id[0] === "f");
+function castle(roles, W, H) {
+  const rows = pilesOf(roles, "tableau");
+  const found = pilesOf(roles, "foundation");
   const wide = W >= 640 && W > H * 1.05;
   const piles = {};
   if (!wide) {
@@ -107,7 +117,7 @@ function castle(ids, W, H) {
   return { cw, ch, piles, labels: {}, nav, inert: [] };
 }
 
-function doublets(ids, W, H) {
+function doublets(roles, W, H) {
   // The arch of seven reserve cards around the foundation; stock and waste below it, or
   // beside it on a wide, low screen (a phone held sideways).
   const pad = Math.max(6, Math.round(H * 0.015));
@@ -146,9 +156,10 @@ function doublets(ids, W, H) {
 
 const FAMILIES = { spider, klondike, castle, doublets };
 
-export function layout(family, ids, width, height) {
+export function layout(family, roles, width, height) {
+  const ids = Object.keys(roles);
   const make = FAMILIES[family] || klondike;
-  const out = make(ids, Math.max(200, width), Math.max(160, height));
+  const out = make(roles, Math.max(200, width), Math.max(160, height));
   for (const id of ids) {
     if (!out.piles[id]) out.piles[id] = slot(0, 0, out.cw, out.ch); // unknown pile: still present
   }

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-DEAL_MIN, DEAL_MAX = 1, 2**32 - 1
+from engine.rules.variants import DEAL_MAX, DEAL_MIN
+
 QUOTE_LIMIT = 40  # characters of a bad value quoted back in a message
 
 

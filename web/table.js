@@ -109,7 +109,7 @@ class App {
     const whole = ["new", "start", "sync"].includes(payload.event);
     if (fresh || whole) {
       this.input.cancelHeld();
-      if (fresh) this.board.setup(payload.family, ids, payload.pile_names);
+      if (fresh) this.board.setup(payload.family, payload.roles, payload.pile_names);
       this.ui.setVariants(payload.variants || [], payload.variant);
       this.ui.setSettings(this.settings, payload.winnable_counts);
     } else if (payload.event === "settings") {

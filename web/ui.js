@@ -210,8 +210,9 @@ export class Ui {
     const text = this.els.deal.value.trim();
     let seed = null;
     if (text) {
-      if (!/^[0-9]{1,10}$/.test(text) || Number(text) < 1 || Number(text) > 4294967295) {
-        $("#menu-error").textContent = "A deal number is a whole number from 1 to 4294967295.";
+      const [low, high] = this.dealRange;
+      if (!/^[0-9]+$/.test(text) || Number(text) < low || Number(text) > high) {
+        $("#menu-error").textContent = `A deal number is a whole number from ${low} to ${high}.`;
         return;
       }
       seed = Number(text);
@@ -287,6 +288,7 @@ export class Ui {
   // -- status ---------------------------------------------------------------------------
 
   render(payload) {
+    if (payload.deal_range) this.dealRange = payload.deal_range;
     this.variant = payload.variant;
     this.seed = payload.seed;
     const e = this.els;
