@@ -24,7 +24,7 @@ link. It prints, per profile, the medians of:
 
 It serves the repository with tools/serve.py (br/gzip as a host sends them;
 `--no-compress` serves every file as it is) unless --url is given. It asserts nothing.
-Budget (DESIGN.md): at 10 Mbps / 100 ms, playable <= 4.5 s with <= 4.5 MB before it.
+Budget (docs/architecture.md §8): at 10 Mbps / 100 ms, playable <= 4.5 s with <= 4.5 MB before it.
 """
 
 from __future__ import annotations

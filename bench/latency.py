@@ -18,7 +18,7 @@ Python call + the DOM diff). A PerformanceObserver counts long tasks (> 50 ms) f
 first action to the last, and how many of them overlap an input's handling (the others
 fall between actions: animation frames, the benchmark's own polling, other processes on
 a busy machine stretching a task). It prints p50, p95 and max per kind and overall; it asserts
-nothing. Budgets (DESIGN.md): p95 <= 16 ms (aim for 8 ms); no long task over 50 ms.
+nothing. Budgets (docs/architecture.md §8): p95 <= 16 ms (aim for 8 ms); no long task over 50 ms.
 
 Then (--deep, default 100,1000,5000) the cost of an action deep into one game: a Klondike
 deal is played on by stock turns and recycles through the page's intent API, and at each

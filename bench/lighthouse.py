@@ -10,7 +10,7 @@ the repository with tools/serve.py on a free port (br/gzip as a host sends them)
 4x CPU slowdown, a phone's screen), each on a new Chrome profile, and prints a Markdown
 table: the four category scores and the main metrics of each run, then the medians.
 `--keep DIR` keeps each run's JSON report. It asserts nothing.
-Budgets (DESIGN.md): performance >= 75, best practices 100, accessibility 100.
+Budgets (docs/architecture.md §8): performance >= 75, best practices 100, accessibility 100.
 """
 
 from __future__ import annotations

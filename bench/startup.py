@@ -20,8 +20,8 @@ so Playwright's own round trips are not counted. It prints medians; it asserts n
 `--stages` also prints, per case, when each start-up step ends and the median time of the
 step itself (see STAGES); with the load average it prints at the start and the end, these
 are what to compare between runs on a shared machine, where other work stretches totals.
-Budgets (DESIGN.md): first visit <= 2.5 s; reload from the service worker's cache with the
-network off <= 1.0 s.
+Budgets (docs/architecture.md §8): first visit <= 2.5 s; reload from the service worker's
+cache with the network off <= 1.0 s.
 """
 
 from __future__ import annotations

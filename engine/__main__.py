@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from . import VARIANTS, new_game, parse_move
@@ -80,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     winnable.add_argument("--max-nodes", type=_positive, default=None,
                           help="limit on the positions expanded per deal (makes the list "
                           "independent of the machine's speed)")
+    winnable.add_argument("--jobs", type=_positive, default=os.cpu_count() or 1,
+                          help="processes solving deals at once (default: one a CPU); with "
+                          "--max-nodes the list is the same for any number")
     winnable.add_argument("--output", help="write the list to this file (with a header) "
                           "instead of printing it")
     winnable.add_argument("--resume", action="store_true",
@@ -134,7 +138,7 @@ def _winnable(args: argparse.Namespace) -> int:
             return 2
         start = found[-1] + 1 if found else start
     for seed, answer in find_winnable(args.variant, args.count - len(found), start,
-                                      args.budget_ms, args.max_nodes):
+                                      args.budget_ms, args.max_nodes, args.jobs):
         if answer.result != "won":
             continue
         found.append(seed)

@@ -2,10 +2,10 @@
 
 Pure Python (no browser imports). :class:`Stats` is the value; :class:`StatsBook` keeps it
 in a storage object (anything with ``read(key)`` / ``write(key, value) -> bool``, such as
-web.storage.Storage) so CPython tests inject a fake one. Rules (spider.txt section 10,
-applied to every game by DESIGN.md): no points; moves, elapsed time and win/loss per
-variant are recorded; the undo count is recorded but never a penalty; an abandoned game
-counts as a loss.
+web.storage.Storage) so CPython tests inject a fake one. Rules (docs/rules/play-controls.md
+§11, for every game): no points; moves, elapsed time and win/loss per variant are
+recorded; the undo count is recorded but never a penalty; an abandoned game counts as a
+loss.
 
 The export file is JSON::
 

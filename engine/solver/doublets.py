@@ -1,43 +1,124 @@
-"""Solver hooks for Doublets (doublets.txt).
+"""Solver space for Doublets (doublets.txt): one step a card brought to the foundation.
 
-Keys: suits play no part in Doublets, so a key holds ranks only: the reserve as a
-sorted set (every reserve card is playable and a space refills the same way whichever it
-is), the foundation's size and top rank (the rank it needs next follows from the top),
-the stock, the waste and the redeals used.
+The foundation takes the ranks in a fixed order (A 2 4 8 3 6 Q J 9 5 T 7, round again),
+so between two plays only turns and redeals happen: a step is "turn (and perhaps redeal)
+until the talon is split here, then play the card of the needed rank from the waste or
+from the reserve". Every line of the real rules is a series of such steps, so searching
+them all is complete (docs/solver.md §10).
 
-Move order, depth first: plays to the foundation (reserve first: its space refills from
-the waste, which keeps the waste short), then the turn, then the redeal.
+A position is compact: the foundation's size and the rank it needs, the reserve's ranks
+slot by slot, the talon's ranks in turning order (waste bottom to top, then stock top to
+bottom: a redeal keeps that order), where the waste ends in it, and the redeals used.
+Suits play no part, so ranks are all a position holds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from ..rules.cards import RANK_MASK
-from ..rules.doublets import FOUNDATION, RESERVE, STOCK, WASTE, DoubletsRules
+from ..rules.doublets import (
+    FOUNDATION,
+    REDEALS,
+    RESERVE,
+    STOCK,
+    TURN,
+    WASTE,
+    WON,
+    DoubletsRules,
+    doubled,
+)
+from ..rules.moves import Move
 from ..rules.state import State
-from .space import Child, MoveSpace
+from .space import Macro, Space, Table
+
+# (foundation size, rank needed, reserve ranks by slot (0: empty), talon ranks, waste size,
+# redeals used)
+Node = tuple[int, int, bytes, bytes, int, int]
+EMPTY = 0
+_FROM_WASTE = Move("waste", "f0")
 
 
-class DoubletsSpace(MoveSpace):
-    """Doublets' search space: the real moves, depth first."""
+class DoubletsSpace(Space[Node]):
+    """Doublets searched depth first, one foundation card a step."""
 
-    rules: DoubletsRules
+    def __init__(self, rules: DoubletsRules) -> None:
+        super().__init__(rules)
+        self._plays = tuple(Move(rules.pile_ids[r], "f0") for r in range(RESERVE))
+        # the fewest redeals with which each position (its key without them) was met: with
+        # as many or more, it has no future the first one lacks
+        self._least: dict[Hashable, int] = {}
 
-    def key(self, state: State) -> bytes:
-        """Ranks only: the reserve (sorted), the foundation's size and top, stock, waste,
-        redeals used."""
+    def settle(self, state: State) -> tuple[Macro, Node]:
+        """No automatic moves: the position in compact form."""
         piles = state.piles
         foundation = piles[FOUNDATION]
-        reserve = sorted(p[0] & RANK_MASK if p else 0 for p in piles[:RESERVE])
-        return bytes((*reserve, len(foundation), foundation[-1] & RANK_MASK, state.passes,
-                      *(c & RANK_MASK for c in piles[STOCK]), 0xFF,
-                      *(c & RANK_MASK for c in piles[WASTE])))
+        reserve = bytes(p[0] & RANK_MASK if p else EMPTY for p in piles[:RESERVE])
+        waste = bytes(c & RANK_MASK for c in piles[WASTE])
+        stock = bytes(c & RANK_MASK for c in reversed(piles[STOCK]))
+        need = doubled(foundation[-1] & RANK_MASK)
+        return (), (len(foundation), need, reserve, waste + stock, len(waste), state.passes)
 
-    def children(self, state: State) -> list[Child]:
-        """Foundation plays from the reserve, then from the waste, then the turn or redeal."""
-        rules = self.rules
-        return [((move,), rules.apply(state, move)) for move in rules.moves(state)]
+    def key(self, node: Node) -> Hashable:
+        """The reserve as a sorted set of ranks (every reserve card is playable and a slot
+        refills the same whichever it is); the rest as it is."""
+        size, _, reserve, talon, split, passes = node
+        return size, bytes(sorted(reserve)), talon, split, passes
+
+    def is_won(self, node: Node) -> bool:
+        return node[0] == WON
+
+    def children(self, node: Node) -> list[tuple[Macro, Node]]:
+        """Every way to bring the needed rank to the foundation next: for each split of the
+        talon reachable by turning (and one redeal at most), the play from the waste and
+        the play from the reserve, fewest turns first. A split reached again after a redeal
+        is left out (the same position with a redeal more: no future the first lacks)."""
+        size, need, reserve, talon, split, passes = node
+        length = len(talon)
+        slot = reserve.find(need)
+        out: list[tuple[Macro, Node]] = []
+        least = self._least
+        splits = [(s, passes, (TURN,) * (s - split)) for s in range(split, length + 1)]
+        if passes < REDEALS and length:
+            turns = (TURN,) * (length - split) + (Move("waste", "stock", length),)
+            splits += [(s, passes + 1, turns + (TURN,) * s) for s in range(split)]
+        after = size + 1
+        then = doubled(need)
+        for s, used, turns in splits:
+            if s and talon[s - 1] == need:  # the waste's top card
+                child = (after, then, reserve, talon[:s - 1] + talon[s:], s - 1, used)
+                if self._new(child, least):
+                    out.append(((*turns, _FROM_WASTE), child))
+            if slot >= 0:  # a reserve card; its slot refills from the waste, else the stock
+                if s:
+                    fill, rest, at = talon[s - 1], talon[:s - 1] + talon[s:], s - 1
+                elif length:
+                    fill, rest, at = talon[0], talon[1:], 0
+                else:
+                    fill, rest, at = EMPTY, talon, 0
+                filled = reserve[:slot] + bytes((fill,)) + reserve[slot + 1:]
+                child = (after, then, filled, rest, at, used)
+                if self._new(child, least):
+                    out.append(((*turns, self._plays[slot]), child))
+        return out
+
+    @staticmethod
+    def _new(child: Node, least: dict[Hashable, int]) -> bool:
+        """Note ``child`` unless met before with as few redeals used or fewer."""
+        size, _, reserve, talon, split, passes = child
+        key = (size, bytes(sorted(reserve)), talon, split)
+        seen = least.get(key)
+        if seen is not None and seen <= passes:
+            return False
+        least[key] = passes
+        return True
+
+    def release(self) -> list[Table]:
+        least, self._least = self._least, {}
+        return [least]
 
 
 def space(rules: DoubletsRules) -> DoubletsSpace:
     """The search space of Doublets."""
     return DoubletsSpace(rules)
+

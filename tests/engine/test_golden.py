@@ -1,7 +1,7 @@
 """Golden deals: the exact opening of a few deal numbers of each Spider variant.
 
 Share links and saved games name a variant and a deal number, so a deal must never change
-(DESIGN.md, "The engine"). These values were recorded from the engine after checking by
+(docs/architecture.md §1). These values were recorded from the engine after checking by
 eye that each is a correct deal (10 columns of 6,6,6,6,5,5,5,5,5,5 with only the last card
 face up, 50 face-down cards in the stock, the right deck); the tests below check those
 facts again so a golden value can only be a correct deal. If a test here fails, the

@@ -1,7 +1,7 @@
 """Golden deals of Klondike, Beleaguered Castle and Doublets, and their command line.
 
 Share links carry only a variant and a deal number, so these opening positions must
-never change (DESIGN.md, "The engine": deterministic deals, pinned by golden tests).
+never change (docs/architecture.md §1: deterministic deals, pinned by golden tests).
 Each pile is written bottom to top; lower case is face down; the top of the stock is
 its last card. If a test here fails, a deal changed: that breaks every shared link.
 The deal procedures themselves are checked against engine.rules.rng.shuffled in each game's
@@ -221,7 +221,7 @@ def test_deals_are_reproducible_and_differ(variant: str) -> None:
 
 
 def test_the_three_games_follow_the_six_spider_ids_in_menu_order() -> None:
-    """DESIGN.md "The games": the variant ids, in menu order."""
+    """The variant ids, in menu order (a public contract: engine/rules/variants.py)."""
     assert engine.VARIANTS == (
         "spider-1", "spider-2", "spider-4",
         "spider-relaxed-1", "spider-relaxed-2", "spider-relaxed-4",

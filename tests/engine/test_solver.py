@@ -29,7 +29,7 @@ from engine.rules.game import Game
 from engine.rules.variants import DEAL_MAX, DEAL_MIN
 from engine.solver.castle import CastleSpace
 from engine.solver.search import Solver
-from engine.solver.winnable import winnable_deals, winnable_path
+from engine.solver.winnable import find_winnable, winnable_deals, winnable_path
 from tests.engine.helpers import (
     brute_force,
     check_against_brute_force,
@@ -443,6 +443,32 @@ def test_cli_winnable_resume_goes_on_from_the_file_of_the_same_command(tmp_path:
                 "--resume")
     assert other.returncode == 2 and "same command" in other.stderr
     assert out.read_text().splitlines() == text
+
+
+def test_cli_winnable_on_two_processes_writes_the_file_of_one(tmp_path: Path) -> None:
+    """--jobs N solves deals in parallel but hands them on in order: with --max-nodes the
+    file is the same as with one process, header and all, and it resumes the same way."""
+    args = ("winnable", "doublets", "--count", "6", "--start", "3", "--max-nodes", "20000")
+    one, two = tmp_path / "one.txt", tmp_path / "two.txt"
+    done = cli(*args, "--jobs", "1", "--output", str(one))
+    assert done.returncode == 0, done.stderr
+    done = cli(*args, "--jobs", "2", "--output", str(two))
+    assert done.returncode == 0, done.stderr
+    assert two.read_text() == one.read_text()
+    assert len(one.read_text().splitlines()) == 3 + 6
+    lines = two.read_text().splitlines()
+    two.write_text("\n".join(lines[:5]) + "\n")  # as if stopped after two wins
+    done = cli(*args, "--jobs", "2", "--output", str(two), "--resume")
+    assert done.returncode == 0, done.stderr
+    assert two.read_text() == one.read_text()
+
+
+def test_find_winnable_in_parallel_yields_every_deal_in_order() -> None:
+    one = [(seed, answer.result) for seed, answer
+           in find_winnable("doublets", 4, 3, 60_000.0, 20_000)]
+    two = [(seed, answer.result) for seed, answer
+           in find_winnable("doublets", 4, 3, 60_000.0, 20_000, jobs=2)]
+    assert two == one and [seed for seed, _ in one] == list(range(3, 3 + len(one)))
 
 
 # --- shipped winnable deals -------------------------------------------------------------

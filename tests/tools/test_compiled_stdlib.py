@@ -1,4 +1,4 @@
-"""The precompiled standard library (DESIGN.md budget: first visit to a playable table
+"""The precompiled standard library (docs/architecture.md §8 budget: first visit to a playable table
 <= 2.5 s): tools/pyc_zip.py turns a zip of sources into one of .pyc files, tools/vendor.py
 writes vendor/pyodide/python_stdlib_compiled.zip with Pyodide's own Python, and the
 service worker precaches it in place of the plain python_stdlib.zip."""

@@ -1,5 +1,5 @@
-"""index.html's head: its Content-Security-Policy, and the start-up hints (DESIGN.md
-budget: first visit to a playable table <= 2.5 s). The page preloads what PyScript and
+"""index.html's head: its Content-Security-Policy, and the start-up hints (docs/architecture.md
+§8 budget: first visit to a playable table <= 2.5 s). The page preloads what PyScript and
 Pyodide would otherwise ask for one after another; a hint naming a file that is not there
 would cost a request and show an error in the console, so every one is checked against
 the files, including the content-hashed PyScript chunks, which change whenever

@@ -117,8 +117,8 @@ def test_query_pairs_examples(query: str):
 
 
 def test_opening_a_plain_link_does_not_import_urllib():
-    """Start-up cost (DESIGN.md budget: first visit <= 2.5 s): urllib.parse takes ~50 ms
-    to import in Pyodide, so reading this app's own links must not need it."""
+    """Start-up cost (budget, docs/architecture.md §8: first visit <= 2.5 s): urllib.parse
+    takes ~50 ms to import in Pyodide, so reading this app's own links must not need it."""
     code = ("import sys, web.share\n"
             "assert web.share.parse_link('?game=spider-1&deal=7', ('spider-1',)).deal == 7\n"
             "print('urllib.parse' in sys.modules)")
