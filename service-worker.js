@@ -5,7 +5,7 @@
 // every request of /service-worker.js, `make dist` once): the precache list, each file
 // with the SHA-256 of its content, and a version derived from all of them. Any change
 // to a precached file therefore changes this script's bytes, the browser installs the new
-// version in the background, and web/pwa.js offers "Update ready — reload". Served as it
+// version in the background, and web/start/offline.js offers "Update ready — reload". Served as it
 // is (version null), the worker does nothing and the app simply uses the network.
 //
 // Several copies of the app may share one origin (a/ and b/ of one site): a cache name
@@ -25,7 +25,7 @@ const UNSCOPED_SNAPSHOT = "pp-pyodide-snapshot";
 const PYODIDE = new URL("./vendor/pyodide/", SCOPE).href;
 
 // The scope's key in cache names: FNV-1a (32 bits, hex) of the scope's path's UTF-8
-// bytes. web/pyodide-loader.mjs and tools/precache.py compute the same.
+// bytes. web/start/pyodide-loader.mjs and tools/precache.py compute the same.
 function scopeKey(path) {
   let hash = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(path)) {

@@ -12,7 +12,7 @@ registered a service worker, it also waits for it to be active and reloads once 
 the network off.
 `--offline-runs N` (default 5) measures the installed app as a player meets it: one
 context visits, waits until the service worker controls the page and the Python snapshot
-is saved (web/pyodide-loader.mjs), then reloads N times with the network off and every
+is saved (web/start/pyodide-loader.mjs), then reloads N times with the network off and every
 request that would still leave aborted; it prints the median of those N and what the
 precache weighs.
 Times are read inside the page (performance.now(), whose origin is the navigation start),
@@ -116,7 +116,7 @@ def measure(page, action, timeout_ms: float) -> dict[str, float]:
     marks = page.evaluate("window.__startupMarks")
     if "ready" not in marks:
         raise SystemExit(f"the page reported an error: {page.inner_text('#loading')!r}")
-    # Which standard library Python was given (web/pyodide-loader.mjs): compiled or plain.
+    # Which standard library Python was given (web/start/pyodide-loader.mjs): compiled or plain.
     marks["stdlib"] = page.evaluate(
         "(({stdlib, stdlibProblem}) => stdlibProblem ? `${stdlib} (${stdlibProblem})` : stdlib)"
         "(window.__pyodideStart || {stdlib: 'unknown'})")

@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = "service-worker.js"
 CACHE_PREFIX = "pocket-patience-"
-SNAPSHOT_CACHE_PREFIX = "pp-pyodide-snapshot-"  # web/pyodide-loader.mjs
+SNAPSHOT_CACHE_PREFIX = "pp-pyodide-snapshot-"  # web/start/pyodide-loader.mjs
 BUILD_LINE = re.compile(r"^const BUILD = .*; // @build$", re.MULTILINE)
 
 # The page and its configuration, always.
@@ -92,7 +92,7 @@ def file_digest(path: Path) -> str:
 
 def scope_key(path: str) -> str:
     """The key of an app folder (a service worker scope's path, e.g. "/a/") in cache names:
-    FNV-1a, 32 bits, of its UTF-8 bytes, as service-worker.js and web/pyodide-loader.mjs
+    FNV-1a, 32 bits, of its UTF-8 bytes, as service-worker.js and web/start/pyodide-loader.mjs
     compute it. Short and fixed in length; a path is not secret, only told apart."""
     value = 0x811C9DC5
     for byte in path.encode():

@@ -8,7 +8,7 @@ versions are checked against package.json so that a stale node_modules is caught
 It also writes vendor/pyodide/python_stdlib_compiled.zip: Pyodide's standard library
 compiled to .pyc by Pyodide's own Python, run in Node (tools/stdlib_pyc.mjs,
 tools/pyc_zip.py), which the page loads instead of python_stdlib.zip so that Python does
-not compile ~190 modules on every start (web/pyodide-loader.mjs). If that step fails the
+not compile ~190 modules on every start (web/start/pyodide-loader.mjs). If that step fails the
 page uses python_stdlib.zip, only slower; a warning says so and VERSIONS leaves out its
 line, so that `--check` reports vendor/ as stale.
 

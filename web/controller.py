@@ -1,7 +1,7 @@
 """The table's controller: the game being played, player intents in, render data out.
 
 Pure Python with no browser imports, so CPython tests drive it exactly as the page does.
-The page (web/table.js) calls :meth:`Table.handle` once per player action with an intent
+The page (web/table/table.js) calls :meth:`Table.handle` once per player action with an intent
 and gets back everything it needs to redraw: the position with hidden cards masked as
 "down", the legal moves (so a drag knows where a group may land without asking again),
 the counters, and a sentence for the live region. The engine decides every rule; this

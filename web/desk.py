@@ -1,7 +1,7 @@
 """The solver desk: proven hints, the lost-position watch, winnable deals.
 
 Pure Python (no browser imports). :class:`SolverDesk` is one part of web.controller.Table
-(it reads the game on its table and asks the table to render); web/table.js drives the
+(it reads the game on its table and asks the table to render); web/table/table.js drives the
 searches in slices through the page's one dispatch, yielding to the browser between calls:
 
 - ``hint``: a winning line being followed answers at once; a position already searched

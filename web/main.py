@@ -1,9 +1,9 @@
-"""Entry script of the page: start the controller and hand the table to web/table.js.
+"""Entry script of the page: start the controller and hand the table to web/table/table.js.
 
 PyScript runs this on the main thread once Pyodide and the files of pyscript.toml are
 loaded. One Python function, ``dispatch(kind, data_json) -> payload_json``, is handed to
-JavaScript as a single proxy; every player action is one call to it (see web/table.js).
-web/table.js sets ``<html data-app="ready">`` once the first table is drawn.
+JavaScript as a single proxy; every player action is one call to it (see web/table/table.js).
+web/table/table.js sets ``<html data-app="ready">`` once the first table is drawn.
 """
 
 import gc
@@ -69,7 +69,7 @@ def main() -> None:
             payload = table.render("error", announce="Something went wrong.")
         return json.dumps(payload, separators=(",", ":"))
 
-    bridge = create_proxy(dispatch)  # web/table.js holds it for the page's lifetime
+    bridge = create_proxy(dispatch)  # web/table/table.js holds it for the page's lifetime
     first = table.start(str(window.location.search))
     if window.location.search and "link" not in first:
         # The link has done its work: a reload resumes the autosave, not the link's deal.

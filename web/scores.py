@@ -5,7 +5,7 @@ Pure Python (no browser imports). :class:`Scores` is one part of web.controller.
 intents come through the page's one dispatch like every other action:
 
 - ``stats`` / ``stats_reset`` / ``stats_export`` / ``stats_import``: the statistics view
-  (web/pwa-ui.js asks through ``ppTable.act`` and shows the answer; nothing goes to the
+  (web/table/scores-view.js asks through ``ppTable.act`` and shows the answer; nothing goes to the
   board);
 - ``damaged_export`` / ``damaged_clear``: the saved data that could not be read, kept
   aside by web/storage.py, as a file, or deleted;

@@ -1,7 +1,7 @@
 """The solver at the table: time-sliced searches, winning lines, verdicts per position.
 
 Pure Python (no browser imports). The page never runs the solver in one go: it calls a
-:class:`Search` for one short slice at a time (web/table.js yields to the browser between
+:class:`Search` for one short slice at a time (web/table/table.js yields to the browser between
 slices), so no slice freezes the page for long. What a finished search learns is kept:
 
 - a :class:`Line` (the moves of a proven win from some position), which answers the next

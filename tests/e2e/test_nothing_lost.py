@@ -88,20 +88,20 @@ def test_deeply_nested_saved_values_never_stop_the_app(table):
     assert kept == [deep] * 3
     # A stats file nested 6,000 deep is refused with a message, not a crash.
     table.page.click('[data-action="stats"]')
-    table.page.set_input_files('[data-pwa="stats-file"]', files=[{
+    table.page.set_input_files('[data-view="stats-file"]', files=[{
         "name": "deep.json", "mimeType": "application/json",
         "buffer": ('{"a":' * 6000 + "1" + "}" * 6000).encode()}])
-    table.page.click('[data-pwa="leave-yes"]')
+    table.page.click('[data-view="leave-yes"]')
     table.page.wait_for_function("() => /Nothing was imported/.test(document.querySelector("
                                  "'#stats-message').textContent)")
     assert "nested too deeply" in table.text("#stats-message")
     # The damaged copies can be downloaded, then deleted.
     with table.page.expect_download() as got:
-        table.page.click('[data-pwa="damaged-download"]')
+        table.page.click('[data-view="damaged-download"]')
     doc = json.loads(open(got.value.path()).read())
     assert sorted(i["name"] for i in doc["items"]) == ["game", "settings", "stats"]
-    table.page.click('[data-pwa="damaged-clear"]')
-    table.page.click('[data-pwa="leave-yes"]')
+    table.page.click('[data-view="damaged-clear"]')
+    table.page.click('[data-view="leave-yes"]')
     table.page.wait_for_function("() => document.querySelector('#stats-damaged').hidden")
     table.close_dialogs()
 

@@ -30,7 +30,7 @@ def site(tmp_path_factory) -> dict:
     versions = {"a": build(root / "a")["version"]}
     source_b = top / "source-b"
     shutil.copytree(root / "a", source_b)
-    css = source_b / "web" / "table.css"
+    css = source_b / "web" / "table" / "table.css"
     css.write_text("/* copy b */\n" + css.read_text())
     versions["b"] = build(root / "b", root=source_b)["version"]
     assert versions["a"] != versions["b"]

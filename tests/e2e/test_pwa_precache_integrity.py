@@ -44,7 +44,7 @@ def new_version(site: Path, work: Path) -> tuple[Path, str]:
     the folder and its version."""
     source = work / "source"
     shutil.copytree(site, source)
-    css = source / "web" / "table.css"
+    css = source / "web" / "table" / "table.css"
     css.write_text("/* next version */\n" + css.read_text())
     return work / "dist", build(work / "dist", root=source)["version"]
 
@@ -66,7 +66,7 @@ def test_a_file_that_differs_from_its_listed_hash_fails_the_update(
         # A deploy of the next version, where the one file that changed is not what the
         # list says (the files that did not change are copied from the old cache).
         nxt, second = new_version(site, tmp_path / "next")
-        css = nxt / "web" / "table.css"
+        css = nxt / "web" / "table" / "table.css"
         css.write_text(css.read_text() + "\n/* from yet another build */\n")
         shutil.copytree(nxt, site, dirs_exist_ok=True)
 
@@ -85,13 +85,13 @@ def test_a_file_that_differs_from_its_listed_hash_fails_the_update(
 
 @pytest.fixture
 def stale_once(tmp_path):
-    """A built app whose server answers web/table.css with another version's bytes unless
+    """A built app whose server answers web/table/table.css with another version's bytes unless
     the request bypasses every cache (`cache: "reload"` sends `Pragma: no-cache`), as a
     proxy or CDN that still holds the old file would; it counts those requests."""
     site = tmp_path / "site"
     version = build(site)["version"]
-    target = "/web/table.css"
-    right = (site / "web" / "table.css").read_bytes()
+    target = "/web/table/table.css"
+    right = (site / "web" / "table" / "table.css").read_bytes()
     reloads: list[str] = []
 
     class StaleOnce(Handler):
@@ -131,9 +131,9 @@ def test_a_stale_download_is_fetched_again_past_the_caches(browser, browser_log,
         page.goto("/")
         ready(page)
         wait_controlled(page)
-        assert reloads == ["/web/table.css"]  # asked once more, and only for that file
+        assert reloads == ["/web/table/table.css"]  # asked once more, and only for that file
         cached = page.evaluate("""async (name) => {
-            const response = await (await caches.open(name)).match('./web/table.css');
+            const response = await (await caches.open(name)).match('./web/table/table.css');
             return Array.from(new Uint8Array(await response.arrayBuffer()));
         }""", precache.cache_name(version, "/"))
         assert hashlib.sha256(bytes(cached)).hexdigest() == hashlib.sha256(right).hexdigest()

@@ -86,7 +86,7 @@ def test_a_win_then_an_abandoned_game_then_reset(table):
     assert (stat(table, "Played"), stat(table, "Won"), stat(table, "Lost")) == ("1", "1", "0")
     assert (stat(table, "Win rate"), stat(table, "Fewest moves")) == ("100%", "1")
     assert table.page.locator('#stats svg [data-result="won"]').count() == 1
-    table.page.click('[data-pwa="stats-close"]')
+    table.page.click('[data-view="stats-close"]')
 
     # An abandoned game with a move: New game asks first, then counts a loss.
     game = table.new("klondike", 77)
@@ -102,11 +102,11 @@ def test_a_win_then_an_abandoned_game_then_reset(table):
     assert (stat(table, "Current streak"), stat(table, "Best streak")) == ("0", "1")
 
     # Reset asks first; "Keep playing" changes nothing, "Reset" clears this game's figures.
-    table.page.click('[data-pwa="stats-reset"]')
-    table.page.click('[data-pwa="leave-no"]')
+    table.page.click('[data-view="stats-reset"]')
+    table.page.click('[data-view="leave-no"]')
     assert stat(table, "Played") == "2"
-    table.page.click('[data-pwa="stats-reset"]')
-    table.page.click('[data-pwa="leave-yes"]')
+    table.page.click('[data-view="stats-reset"]')
+    table.page.click('[data-view="leave-yes"]')
     assert stat(table, "Played") == "0" and stat(table, "Win rate") == "—"
     table.page.reload()
     table.wait_ready()
@@ -122,16 +122,16 @@ def test_export_then_import_round_trip_and_a_bad_file_changes_nothing(table, tmp
     open_stats(table, "doublets")
     assert stat(table, "Lost") == "1"
     with table.page.expect_download() as download:
-        table.page.click('[data-pwa="stats-export"]')
+        table.page.click('[data-view="stats-export"]')
     exported = tmp_path / "stats.json"
     download.value.save_as(exported)
     assert json.loads(exported.read_text())["variants"]["doublets"]["lost"] == 1
 
-    table.page.click('[data-pwa="stats-reset-all"]')
-    table.page.click('[data-pwa="leave-yes"]')
+    table.page.click('[data-view="stats-reset-all"]')
+    table.page.click('[data-view="leave-yes"]')
     assert stat(table, "Played") == "0"
-    table.page.set_input_files('[data-pwa="stats-file"]', str(exported))
-    table.page.click('[data-pwa="leave-yes"]')
+    table.page.set_input_files('[data-view="stats-file"]', str(exported))
+    table.page.click('[data-view="leave-yes"]')
     table.page.wait_for_function("() => /imported/.test(document.querySelector("
                                  "'#stats-message').textContent)")
     assert stat(table, "Played") == "1" and stat(table, "Lost") == "1"
@@ -140,8 +140,8 @@ def test_export_then_import_round_trip_and_a_bad_file_changes_nothing(table, tmp
     doc = json.loads(exported.read_text())
     doc["variants"]["doublets"]["won"] = 5  # won + lost no longer add up to played
     bad.write_text(json.dumps(doc))
-    table.page.set_input_files('[data-pwa="stats-file"]', str(bad))
-    table.page.click('[data-pwa="leave-yes"]')
+    table.page.set_input_files('[data-view="stats-file"]', str(bad))
+    table.page.click('[data-view="leave-yes"]')
     table.page.wait_for_function("() => /Nothing was imported/.test(document.querySelector("
                                  "'#stats-message').textContent)")
     assert "do not add up" in table.page.inner_text("#stats-message")

@@ -1,5 +1,5 @@
 """The installed app starts Python from a memory snapshot that already holds the app's
-modules (web/pyodide-loader.mjs; budget, docs/architecture.md §8: reload with the network
+modules (web/start/pyodide-loader.mjs; budget, docs/architecture.md §8: reload with the network
 off <= 1.0 s), and a new version of the app never starts from the snapshot of an older one."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 written by tools/vendor.py; budget, docs/architecture.md §8: first visit to a playable
 table <= 2.5 s), and on Pyodide's plain python_stdlib.zip when the compiled one is not
 served; the app's files are fetched while Python starts and handed to PyScript
-(web/pyodide-loader.mjs)."""
+(web/start/pyodide-loader.mjs)."""
 
 from __future__ import annotations
 

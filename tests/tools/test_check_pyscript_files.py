@@ -15,13 +15,13 @@ def test_pyscript_toml_lists_every_python_module():
 
 
 def test_pyscript_toml_loads_pyodide_from_vendor():
-    # The interpreter module is web/pyodide-loader.mjs (it adds the memory snapshot), which
+    # The interpreter module is web/start/pyodide-loader.mjs (it adds the memory snapshot), which
     # loads Pyodide itself from ./vendor/.
     config = tomllib.loads(check.CONFIG.read_text())
-    assert config["interpreter"] == "./web/pyodide-loader.mjs"
-    loader = (check.ROOT / "web" / "pyodide-loader.mjs").read_text()
-    assert 'from "../vendor/pyodide/pyodide.mjs"' in loader
-    assert 'new URL("../vendor/pyodide/", import.meta.url)' in loader
+    assert config["interpreter"] == "./web/start/pyodide-loader.mjs"
+    loader = (check.ROOT / "web" / "start" / "pyodide-loader.mjs").read_text()
+    assert 'from "../../vendor/pyodide/pyodide.mjs"' in loader
+    assert 'new URL("../../vendor/pyodide/", import.meta.url)' in loader
 
 
 def test_rewrite_replaces_only_the_files_table(tmp_path):
@@ -54,7 +54,7 @@ def test_expected_files_skips_the_entry_script_and_caches(tmp_path):
         "engine/__init__.py", "engine/__pycache__/x.py", "engine/__pycache__/x.cpython-311.pyc",
         "engine/solver/data/winnable-spider-1.txt", "engine/rules/__pycache__/y.pyc",
         "engine/rules/cards.py", "engine/.x.swp",
-        "web/main.py", "web/ui.py", "web/table.js",
+        "web/main.py", "web/ui.py", "web/table/table.js",
     )
     for name in names:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

@@ -27,7 +27,7 @@ needs_vendor = pytest.mark.skipif(not (ROOT / "vendor" / "VERSIONS").exists(),
 
 def test_the_head_preloads_pyscript_pyodide_and_the_entry_script():
     for path in ("vendor/pyscript/core.js", "vendor/pyodide/pyodide.mjs",
-                 "web/pyodide-loader.mjs", "web/main.py", "pyscript.toml"):
+                 "web/start/pyodide-loader.mjs", "web/main.py", "pyscript.toml"):
         assert path in PRELOADS
 
 
@@ -94,14 +94,14 @@ def test_the_inline_style_block_is_allowed_by_its_hash():
 
 
 def test_the_early_downloads_start_before_the_module_scripts():
-    """web/early.js (a classic script, so it runs where it stands) starts the wasm compile
-    and the standard library's download that web/pyodide-loader.mjs and bench/ use."""
-    early = MARKUP.index('<script src="./web/early.js"></script>')
+    """web/start/early.js (a classic script, so it runs where it stands) starts the wasm compile
+    and the standard library's download that web/start/pyodide-loader.mjs and bench/ use."""
+    early = MARKUP.index('<script src="./web/start/early.js"></script>')
     assert early < MARKUP.index('<script type="module"')
-    text = (ROOT / "web" / "early.js").read_text()
+    text = (ROOT / "web" / "start" / "early.js").read_text()
     assert "window.ppPyodideWasm =" in text and "window.ppStdlib =" in text
 
 
 @needs_vendor
 def test_the_early_script_is_precached():
-    assert "web/early.js" in precache.precache_paths(ROOT)
+    assert "web/start/early.js" in precache.precache_paths(ROOT)

@@ -1,4 +1,4 @@
-// Makes a Pyodide memory snapshot (see web/pyodide-loader.mjs) away from the page: starts
+// Makes a Pyodide memory snapshot (see web/start/pyodide-loader.mjs) away from the page: starts
 // a fresh interpreter with _makeSnapshot, writes the app's files into its file system as
 // PyScript does (the [files] table of pyscript.toml), imports the modules it is given,
 // copies the interpreter's memory, stores it in Cache Storage under the key it is given,
@@ -7,7 +7,7 @@
 // snapshot at most is kept. The files come through the page's service worker, so they are
 // those of the version the key names.
 
-import { loadPyodide } from "../vendor/pyodide/pyodide.mjs";
+import { loadPyodide } from "../../vendor/pyodide/pyodide.mjs";
 
 addEventListener("message", async ({ data }) => {
   try {

@@ -5,7 +5,7 @@
 // more on a phone). Pyodide can save the interpreter's memory right after that and start
 // from it later (its _makeSnapshot / _loadSnapshot options), which takes a fraction of the
 // time. So: the first start is ordinary; once the table is ready a background worker
-// (web/snapshot-worker.mjs) makes a snapshot and keeps it in Cache Storage; every later
+// (web/start/snapshot-worker.mjs) makes a snapshot and keeps it in Cache Storage; every later
 // start, online or off, restores it (made from the second visit on, when the service
 // worker controls the page). A snapshot that is missing, from another Pyodide
 // build, or that fails to load is simply not used (and dropped), so the worst case is
@@ -21,11 +21,11 @@
 //
 // Copies of the app on one origin (a/ and b/ of one site) never see each other's caches:
 // both the precache's name and the snapshot cache's carry the key of the app's folder,
-// which is its service worker's scope (web/pwa.js registers ./service-worker.js there).
+// which is its service worker's scope (web/start/offline.js registers ./service-worker.js there).
 //
 // The standard library comes precompiled (python_stdlib_compiled.zip, .pyc files made by
 // this Pyodide's own Python: tools/vendor.py), so Python does not compile the ~190
-// modules it imports on every start. web/early.js starts the download as the page begins
+// modules it imports on every start. web/start/early.js starts the download as the page begins
 // to load (window.ppStdlib); the loader takes that response (or fetches the file itself,
 // and once more if a download fails) and hands it to Pyodide; when the file is not
 // served, Pyodide's plain python_stdlib.zip is used, as before. A snapshot is keyed by
@@ -37,17 +37,17 @@
 // itself before PyScript asks for it (it first opens its package cache) was tried and
 // measured slower: both then compete for the main thread.
 
-import { loadPyodide as pyodideLoad, version } from "../vendor/pyodide/pyodide.mjs";
+import { loadPyodide as pyodideLoad, version } from "../../vendor/pyodide/pyodide.mjs";
 
 export { version };
 
-const INDEX_URL = new URL("../vendor/pyodide/", import.meta.url).href;
-const CONFIG_URL = new URL("../pyscript.toml", import.meta.url).href;
+const INDEX_URL = new URL("../../vendor/pyodide/", import.meta.url).href;
+const CONFIG_URL = new URL("../../pyscript.toml", import.meta.url).href;
 const STDLIB_URLS = {
   compiled: new URL("./python_stdlib_compiled.zip", INDEX_URL).href,
   plain: new URL("./python_stdlib.zip", INDEX_URL).href,
 };
-const SCOPE_KEY = scopeKey(new URL("../", import.meta.url).pathname);
+const SCOPE_KEY = scopeKey(new URL("../../", import.meta.url).pathname);
 export const SNAPSHOT_CACHE = `pp-pyodide-snapshot-${SCOPE_KEY}`;
 // service-worker.js: PREFIX + scope key + "-" + version
 const APP_CACHE_PREFIX = `pocket-patience-${SCOPE_KEY}-`;
@@ -158,7 +158,7 @@ async function prefetchAppFiles() {
 }
 
 // The URLs of the [files] table; tools/check_pyscript_files.py writes it as one
-// `"./<file>" = "<path>"` line per file (web/snapshot-worker.mjs reads it the same way).
+// `"./<file>" = "<path>"` line per file (web/start/snapshot-worker.mjs reads it the same way).
 function configFiles(text, base) {
   const [, table = ""] = text.split(/^\[files\][ \t]*$/m);
   const [files] = table.split(/^\[/m);
@@ -224,7 +224,7 @@ async function startWith(config, app, kind) {
   return pyodide;
 }
 
-// web/early.js starts compiling Pyodide's wasm as the page begins to load and leaves the
+// web/start/early.js starts compiling Pyodide's wasm as the page begins to load and leaves the
 // promise of the module in window.ppPyodideWasm. Pyodide fetches and compiles the wasm
 // itself with WebAssembly.instantiateStreaming (only once PyScript and its config are
 // loaded): for its next call, that function instantiates the early module instead (and
@@ -247,7 +247,7 @@ function useEarlyWasm() {
   };
 }
 
-// index.html runs PyScript before the table's script (web/table.js), so that Python starts
+// index.html runs PyScript before the table's script (web/table/table.js), so that Python starts
 // sooner; web/main.py needs what that script defines. Every module script of the page has
 // run once DOMContentLoaded is dispatched, which is nearly always long past by now.
 function pageScriptsRan() {

@@ -11,7 +11,7 @@ const sw = navigator.serviceWorker;
 function showUpdate(worker) {
   if (document.querySelector('[data-notice="update"]')) return;
   const box = document.createElement("div");
-  box.className = "pwa-notice";
+  box.className = "update-notice";
   box.dataset.notice = "update";
   box.setAttribute("role", "status");
   const text = document.createElement("span");

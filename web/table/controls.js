@@ -9,7 +9,7 @@ function formatTime(ms) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
 }
 
-import { download, openStats, shareDeal } from "./pwa-ui.js";
+import { download, openStats, shareDeal } from "./scores-view.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 

@@ -16,7 +16,7 @@
 import { Board } from "./board.js";
 import { setCardNames } from "./cards.js";
 import { Input } from "./input.js";
-import { Ui } from "./ui.js";
+import { Ui } from "./controls.js";
 
 const WATCH_DELAY_MS = 400; // quiet time after a render before the solver looks at it
 const WATCH_SLICE_MS = 4; // at most this much solver time per idle callback

@@ -30,13 +30,13 @@ export function confirmLeave(title, text, yes = "Leave this game") {
       el("h2", { id: "leave-title" }),
       el("p", { id: "leave-text" }),
       el("div", { className: "buttons" },
-        el("button", { type: "button", className: "primary", data: { pwa: "leave-yes" } }),
-        el("button", { type: "button", data: { pwa: "leave-no" } }, "Keep playing")));
+        el("button", { type: "button", className: "primary", data: { view: "leave-yes" } }),
+        el("button", { type: "button", data: { view: "leave-no" } }, "Keep playing")));
     document.body.append(leaveDialog);
   }
   leaveDialog.querySelector("#leave-title").textContent = title;
   leaveDialog.querySelector("#leave-text").textContent = text;
-  leaveDialog.querySelector('[data-pwa="leave-yes"]').textContent = yes;
+  leaveDialog.querySelector('[data-view="leave-yes"]').textContent = yes;
   return new Promise((resolve) => {
     const done = (answer) => {
       leaveDialog.removeEventListener("click", onClick);
@@ -45,7 +45,7 @@ export function confirmLeave(title, text, yes = "Leave this game") {
       resolve(answer);
     };
     const onClick = (event) => {
-      const which = event.target.closest("[data-pwa]")?.dataset.pwa;
+      const which = event.target.closest("[data-view]")?.dataset.view;
       if (which === "leave-yes") done(true);
       else if (which === "leave-no") done(false);
     };
@@ -101,24 +101,24 @@ let statsDialog = null;
 function statsView() {
   if (statsDialog) return statsDialog;
   const fileInput = el("input", { type: "file", accept: ".json,application/json", hidden: true,
-    data: { pwa: "stats-file" } });
+    data: { view: "stats-file" } });
   statsDialog = el("dialog", { id: "stats", "aria-labelledby": "stats-title" },
     el("h2", { id: "stats-title" }, "Statistics"),
     el("label", { className: "stats-variant" }, "Game ",
-      el("select", { id: "stats-variant", data: { pwa: "stats-variant" } })),
+      el("select", { id: "stats-variant", data: { view: "stats-variant" } })),
     el("table", { id: "stats-table", className: "stats-table" }),
     el("figure", { id: "stats-chart", className: "stats-chart" }),
     el("p", { id: "stats-message", role: "status", className: "stats-message" }),
     el("p", { id: "stats-damaged", className: "stats-message", hidden: true },
       el("span", { id: "stats-damaged-text" }), " ",
-      el("button", { type: "button", data: { pwa: "damaged-download" } }, "Download"), " ",
-      el("button", { type: "button", data: { pwa: "damaged-clear" } }, "Delete")),
+      el("button", { type: "button", data: { view: "damaged-download" } }, "Download"), " ",
+      el("button", { type: "button", data: { view: "damaged-clear" } }, "Delete")),
     el("div", { className: "buttons" },
-      el("button", { type: "button", data: { pwa: "stats-export" } }, "Export"),
-      el("button", { type: "button", data: { pwa: "stats-import" } }, "Import…"),
-      el("button", { type: "button", data: { pwa: "stats-reset" } }, "Reset this game"),
-      el("button", { type: "button", data: { pwa: "stats-reset-all" } }, "Reset all"),
-      el("button", { type: "button", className: "primary", data: { pwa: "stats-close" } },
+      el("button", { type: "button", data: { view: "stats-export" } }, "Export"),
+      el("button", { type: "button", data: { view: "stats-import" } }, "Import…"),
+      el("button", { type: "button", data: { view: "stats-reset" } }, "Reset this game"),
+      el("button", { type: "button", data: { view: "stats-reset-all" } }, "Reset all"),
+      el("button", { type: "button", className: "primary", data: { view: "stats-close" } },
         "Close")),
     fileInput);
   statsDialog.addEventListener("click", onStatsClick);
@@ -159,7 +159,7 @@ export function openStats(variant) {
 }
 
 async function onStatsClick(event) {
-  const which = event.target.closest("[data-pwa]")?.dataset.pwa;
+  const which = event.target.closest("[data-view]")?.dataset.view;
   const variant = statsDialog.dataset.variant;
   const title = statsDialog.querySelector("#stats-variant").selectedOptions[0]?.textContent;
   switch (which) {
@@ -188,7 +188,7 @@ async function onStatsClick(event) {
       if (!statsDialog.open) statsDialog.showModal();
       break;
     case "stats-import":
-      statsDialog.querySelector('[data-pwa="stats-file"]').click();
+      statsDialog.querySelector('[data-view="stats-file"]').click();
       break;
     case "stats-reset":
       if (await confirmLeave("Reset statistics?",
