@@ -238,13 +238,19 @@ def _desk(browser, base_url):
     context.close()
 
 
+def checked(session: TablePage):
+    """Lend a module's page to one test (dialogs closed first); the test fails on any
+    console error or stray request the page made meanwhile."""
+    session.close_dialogs()
+    yield session
+    problems, session.log.problems[:] = list(session.log.problems), []
+    assert not problems, "\n".join(problems)
+
+
 @pytest.fixture(name="table")
 def _table(desk):
-    """The module's desktop page; the test fails on any console error or stray request."""
-    desk.close_dialogs()
-    yield desk
-    problems, desk.log.problems[:] = list(desk.log.problems), []
-    assert not problems, "\n".join(problems)
+    """The module's desktop page."""
+    yield from checked(desk)
 
 
 @pytest.fixture(scope="module", name="phone_session")
@@ -259,7 +265,4 @@ def _phone_session(browser, base_url):
 @pytest.fixture(name="phone")
 def _phone(phone_session):
     """A 360x640 touch phone page (one per module)."""
-    phone_session.close_dialogs()
-    yield phone_session
-    problems, phone_session.log.problems[:] = list(phone_session.log.problems), []
-    assert not problems, "\n".join(problems)
+    yield from checked(phone_session)

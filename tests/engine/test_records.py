@@ -55,18 +55,13 @@ def test_replay_rebuilds_the_same_game(make, through_json: bool) -> None:
     rec = game.record()
     again = engine.replay(json.loads(json.dumps(rec)) if through_json else rec)
     assert snapshot(again) == snapshot(game)
-    while True:
-        undone = game.undo()
-        assert again.undo() == undone
-        assert snapshot(again) == snapshot(game)
-        if not undone:
-            break
-    while True:
-        redone = game.redo()
-        assert again.redo() == redone
-        assert snapshot(again) == snapshot(game)
-        if not redone:
-            break
+    for step in ("undo", "redo"):  # all the way back, then all the way forward, in step
+        while True:
+            done = getattr(game, step)()
+            assert getattr(again, step)() == done
+            assert snapshot(again) == snapshot(game)
+            if not done:
+                break
 
 
 def test_custom_start_is_part_of_the_record() -> None:

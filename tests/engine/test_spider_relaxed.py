@@ -18,18 +18,8 @@ from hypothesis import strategies as st
 import engine
 from engine import IllegalMove, Move
 from engine.rules.variants import DEAL_MAX, DEAL_MIN, rules_for
-from tests.engine.helpers import (
-    PROPERTY,
-    SPIDER_COLUMNS,
-    cards,
-    full_run,
-    identities,
-    pick,
-    piles,
-    playouts,
-    run,
-    snapshot,
-)
+from tests.engine import helpers as h
+from tests.engine.helpers import SPIDER_COLUMNS, cards, full_run, piles, run
 
 RELAXED = ("spider-relaxed-1", "spider-relaxed-2", "spider-relaxed-4")
 DEAL = Move("stock", "tableau", 10)
@@ -102,11 +92,11 @@ def test_tableau_rules_the_run_must_descend_and_be_face_up() -> None:
                   t3=["JD"], t4=["TC"])
     for src in ("t0", "t1", "t2"):
         assert max(m.count for m in game.legal_moves() if m.src == src) == 2
-    before = snapshot(game)
+    before = h.snapshot(game)
     for move in (Move("t0", "t3", 3), Move("t1", "t4", 3), Move("t2", "t3", 3)):
         with pytest.raises(IllegalMove):
             game.play(move)
-    assert snapshot(game) == before
+    assert h.snapshot(game) == before
 
 
 def test_tableau_rules_empty_columns_accept_any_card_or_stack() -> None:
@@ -188,10 +178,10 @@ def test_cards_and_setup(variant: str) -> None:
     assert all(c[-1][1].isupper() and all(x[1].islower() for x in c[:-1])
                for c in (pos[col] for col in SPIDER_COLUMNS))
     assert len(pos["stock"]) == 50 and "waste" not in pos
-    assert sum(identities(game).values()) == 104
+    assert sum(h.identities(game).values()) == 104
     if variant == "spider-relaxed-4":
         two_decks = Counter({r + s: 2 for r in "A23456789TJQK" for s in "SHDC"})
-        assert identities(game) == two_decks
+        assert h.identities(game) == two_decks
 
 
 @pytest.mark.parametrize("variant", RELAXED)
@@ -234,8 +224,8 @@ def test_playing_your_cards_undo_takes_back_stock_deals_and_groups() -> None:
 
 
 @pytest.mark.parametrize("suits", ["1", "2", "4"])
-@PROPERTY
-@given(seed=st.integers(DEAL_MIN, DEAL_MAX), choices=playouts(200))
+@h.PROPERTY
+@given(seed=st.integers(DEAL_MIN, DEAL_MAX), choices=h.playouts(200))
 def test_relaxed_moves_are_standard_moves_plus_mixed_groups(
         suits: str, seed: int, choices: list[int]) -> None:
     """In every position of relaxed play, the relaxed moves are the standard moves plus
@@ -251,4 +241,4 @@ def test_relaxed_moves_are_standard_moves_plus_mixed_groups(
             assert move.count >= 2 and len({c[1] for c in group}) > 1, move
         if game.status != "playing":
             break
-        game.play(pick(game, choice))
+        game.play(h.pick(game, choice))

@@ -35,14 +35,22 @@ function slot(x, y, cw, ch, fan = "stack") {
   return pile(x, y, fan, cw, box(x - m, y - m, cw + 2 * m, ch + 2 * m));
 }
 
+// A table of `n` columns across the width W: the margin and gap (fractions of W, the gap
+// at least `least` px), the card size (at most `most` px wide, and `tall` cards high in H)
+// and the left edge of the row.
+function columnsAcross(n, W, H, { margin, space, least, tall, most }) {
+  const pad = Math.max(4, Math.round(W * margin));
+  const gap = Math.max(least, Math.round(W * space));
+  const cw = Math.floor(Math.min((W - 2 * pad - (n - 1) * gap) / n, H / (RATIO * tall), most));
+  const ch = Math.round(cw * RATIO);
+  return { pad, gap, cw, ch, left: Math.round((W - (n * cw + (n - 1) * gap)) / 2) };
+}
+
 function spider(roles, W, H) {
   const columns = pilesOf(roles, "tableau");
   const found = pilesOf(roles, "foundation");
-  const pad = Math.max(4, Math.round(W * 0.008));
-  const gap = Math.max(3, Math.round(W * 0.007));
-  const cw = Math.floor(Math.min((W - 2 * pad - 9 * gap) / 10, H / (RATIO * 4.4), 118));
-  const ch = Math.round(cw * RATIO);
-  const left = Math.round((W - (10 * cw + 9 * gap)) / 2);
+  const { pad, gap, cw, ch, left } = columnsAcross(10, W, H,
+    { margin: 0.008, space: 0.007, least: 3, tall: 4.4, most: 118 });
   const piles = {};
   found.forEach((id, i) => { piles[id] = slot(left + i * (cw + gap), pad, cw, ch); });
   piles.stock = slot(left + 9 * (cw + gap), pad, cw, ch);
@@ -56,11 +64,8 @@ function spider(roles, W, H) {
 function klondike(roles, W, H) {
   const columns = pilesOf(roles, "tableau");
   const found = pilesOf(roles, "foundation");
-  const pad = Math.max(4, Math.round(W * 0.01));
-  const gap = Math.max(4, Math.round(W * 0.012));
-  const cw = Math.floor(Math.min((W - 2 * pad - 6 * gap) / 7, H / (RATIO * 4.3), 128));
-  const ch = Math.round(cw * RATIO);
-  const left = Math.round((W - (7 * cw + 6 * gap)) / 2);
+  const { pad, gap, cw, ch, left } = columnsAcross(7, W, H,
+    { margin: 0.01, space: 0.012, least: 4, tall: 4.3, most: 128 });
   const col = (i) => left + i * (cw + gap);
   const piles = {};
   piles.stock = slot(col(0), pad, cw, ch);
