@@ -12,6 +12,7 @@ Runs unchanged in CPython and in Pyodide. The public API::
     engine.solve(game, budget_ms=1000)       # Solution: result won|lost|unknown, moves
     engine.Solver(game).step(ms=30)          # the same, in slices (browser)
     engine.winnable_deals("klondike")        # deal numbers proved winnable
+    engine.finish_moves(game)                # the rest, when the rules say it is won by force
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .rules.cards import card_name, card_text, parse_card
+from .rules.finish import finish_moves
 from .rules.game import Game, from_position, new_game, parse_move, replay
 from .rules.hint import hint
 from .rules.moves import IllegalMove, Move
@@ -47,6 +49,7 @@ __all__ = [
     "Solver",
     "card_name",
     "card_text",
+    "finish_moves",
     "from_position",
     "hint",
     "new_game",

@@ -107,6 +107,8 @@ class Table:
         self.stats = StatsBook(storage, engine.VARIANTS)
         self.recorded = False  # the current game's result is in the statistics
         self.pending_link: share.Link | None = None  # a link to open once the player agrees
+        # (game id, cursor before, cursor after) of the last finish: one undo takes it back
+        self.finish_span: tuple[str, int, int] | None = None
         self.scores = Scores(self)
         desk, scores = self.desk, self.scores
         self.intents: dict[str, Callable[..., Payload]] = {
@@ -114,6 +116,7 @@ class Table:
             "play": self.do_play, "tap": self.do_tap, "foundation": self.do_foundation,
             "stock": self.do_stock, "undo": self.do_undo, "redo": self.do_redo,
             "restart": self.do_restart, "new": self.do_new, "settings": self.do_settings,
+            "finish": self.do_finish,
             "hint": desk.hint, "hint_step": desk.hint_step, "watch": desk.watch,
             "stats": scores.stats, "stats_reset": scores.stats_reset,
             "stats_export": scores.stats_export, "stats_import": scores.stats_import,
@@ -268,8 +271,36 @@ class Table:
             return self.play(moves[0])
         return self.render("illegal", announce=self.why_no_stock())
 
+    def do_finish(self) -> Payload:
+        """Play every card home, when the rules say the rest is won by force."""
+        moves = engine.finish_moves(self.game)
+        if not moves:
+            return self.render("illegal", announce="The cards cannot all go home by "
+                                                   "themselves yet.")
+        start = self.game.move_count
+        for move in moves:
+            self.game.play(move)
+        self.finish_span = (self.game_id, start, self.game.move_count)
+        self.clock.update(started=True)
+        self.after_change()
+        return self.render("finish", announce="Every card goes home. " + self.status_words())
+
+    def finished_span(self, at: int) -> tuple[int, int] | None:
+        """The (start, end) of the last finish when the cursor is at its ``at`` end."""
+        span = self.finish_span
+        if span is None or span[0] != self.game_id:
+            return None
+        ends = span[1:]
+        return ends if self.game.move_count == ends[at] else None
+
     def do_undo(self) -> Payload:
-        """Take back the last move."""
+        """Take back the last move (a finish, all of it)."""
+        span = self.finished_span(1)
+        if span is not None:
+            for _ in range(span[1] - span[0]):
+                self.game.undo()
+            self.after_change()
+            return self.render("undo", announce="Finish undone.")
         last = self.game.moves[-1] if self.game.can_undo else None
         if not self.game.undo():
             return self.render("none", announce="Nothing to undo.")
@@ -278,7 +309,13 @@ class Table:
         return self.render("undo", back, announce="Move undone.")
 
     def do_redo(self) -> Payload:
-        """Play again the last undone move."""
+        """Play again the last undone move (a finish, all of it)."""
+        span = self.finished_span(0)
+        if span is not None:
+            for _ in range(span[1] - span[0]):
+                self.game.redo()
+            self.after_change()
+            return self.render("redo", announce="Finish redone. " + self.status_words())
         if not self.game.redo():
             return self.render("none", announce="Nothing to redo.")
         self.after_change()
@@ -310,8 +347,9 @@ class Table:
         """Change settings (tap mode, four-colour deck, winnable deals only per variant)."""
         if changes.get("tap") in ("auto", "select"):
             self.settings["tap"] = changes["tap"]
-        if isinstance(changes.get("four_colour"), bool):
-            self.settings["four_colour"] = changes["four_colour"]
+        for flag in ("four_colour", "autofinish"):
+            if isinstance(changes.get(flag), bool):
+                self.settings[flag] = changes[flag]
         if "winnable" in changes:
             self.desk.change_winnable(changes["winnable"])
         self.storage.save_settings(self.settings)
@@ -327,6 +365,7 @@ class Table:
             game.play(move)
         except engine.IllegalMove:
             return self.render("illegal", announce="That move is not allowed.")
+        self.finish_span = None  # a new line of play: the redo line of a finish is gone
         self.clock.update(started=True)
         self.after_change()
         words = self.describe(move, before) + ". " + self.consequences(before)
@@ -461,6 +500,7 @@ class Table:
             "move_count": game.move_count,
             "can_undo": game.can_undo,
             "can_redo": game.can_redo,
+            "can_finish": game.status == "playing" and game.rules.won_by_force(game.state),
             "elapsed_ms": self.clock.ms(),
             "clock_running": self.clock.running,
             "progress": labels.progress(variant, pos_for_progress),

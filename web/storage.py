@@ -30,7 +30,7 @@ to list its keys): the browser's localStorage (web/main.py) or :class:`MemoryBac
 
 Keys (besides "schema"):
     settings   {"variant": str, "tap": "auto" | "select", "four_colour": bool,
-                "winnable": [variant, ...]}
+                "autofinish": bool, "winnable": [variant, ...]}
     game, game.<n>   the game in progress (web/saves.py)
     stats      {"variants": {variant: {...}}, "games": [...], "epoch": str} (web/stats.py)
 """
@@ -57,8 +57,9 @@ DAMAGED_ITEMS = 8  # copies of damaged values kept at most
 DAMAGED_CHARS = 1_500_000  # and characters in all (localStorage holds about 5 million)
 VALUE_CHARS = 1_000_000  # the largest value read as JSON
 
-DEFAULT_SETTINGS: dict[str, Any] = {"variant": "spider-1", "tap": "auto", "four_colour": True,
-                                    "winnable": ()}
+# Two-colour suits by default: four colours fight Klondike's red-on-black building rule.
+DEFAULT_SETTINGS: dict[str, Any] = {"variant": "spider-1", "tap": "auto", "four_colour": False,
+                                    "autofinish": True, "winnable": ()}
 TAP_MODES = ("auto", "select")
 
 # What each stored value is called when the player is told about it.
@@ -353,6 +354,7 @@ class Storage:
         if isinstance(saved, dict):
             checks = {"variant": lambda v: v in variants, "tap": lambda v: v in TAP_MODES,
                       "four_colour": lambda v: isinstance(v, bool),
+                      "autofinish": lambda v: isinstance(v, bool),
                       "winnable": lambda v: isinstance(v, list)}
             for field, ok in checks.items():
                 if field in saved:

@@ -81,6 +81,12 @@ class KlondikeRules(Rules):
         stock = tuple(c | DOWN for c in deck)
         return State(tuple(tuple(c) for c in columns) + ((),) * 4 + (stock, ()))
 
+    def won_by_force(self, state: State) -> bool:
+        """No face-down card left: won by force. Each column is then one run down, so a
+        lowest card not yet home lies on top of its column or in the stock or waste, where
+        turning brings it up (recycles are unlimited): it always has somewhere to go."""
+        return not any(card & DOWN for pile in state.piles[:COLUMNS] for card in pile)
+
     def _foundation(self, piles: tuple[Pile, ...], card: int) -> str | None:
         """The foundation id that takes ``card`` now, if any."""
         suit = suit_of(card)

@@ -79,6 +79,11 @@ class Rules:
         """True when the game can no longer go on (by default: no legal move)."""
         return not moves
 
+    def won_by_force(self, state: State) -> bool:
+        """True when the rest of the game needs no choice: playing every card home as it
+        becomes free wins (by default never claimed; a game says when it is so)."""
+        return False
+
     def info(self, state: State) -> dict[str, object]:
         """Extra facts for the player (cleared sequences, the rank needed next...)."""
         return {}

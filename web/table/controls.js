@@ -58,6 +58,8 @@ export class Ui {
     });
     this.els.menu.addEventListener("submit", (e) => e.preventDefault());
     $("#set-four").addEventListener("change", (e) => this.h.settings({ four_colour: e.target.checked }));
+    $("#set-autofinish").addEventListener("change",
+      (e) => this.h.settings({ autofinish: e.target.checked }));
     for (const r of document.querySelectorAll('input[name="tap"]')) {
       r.addEventListener("change", (e) => this.h.settings({ tap: e.target.value }));
     }
@@ -92,6 +94,9 @@ export class Ui {
         break;
       case "hint":
         this.h.hint();
+        break;
+      case "finish":
+        this.h.finish();
         break;
       case "restart":
         this.els.menu.close();
@@ -171,6 +176,7 @@ export class Ui {
     if (winnableCounts) this.winnableCounts = winnableCounts;
     this.showWinnable();
     $("#set-four").checked = !!settings.four_colour;
+    $("#set-autofinish").checked = !!settings.autofinish;
     for (const r of document.querySelectorAll('input[name="tap"]')) r.checked = r.value === settings.tap;
     document.documentElement.classList.toggle("four-colour", !!settings.four_colour);
   }
@@ -304,6 +310,7 @@ export class Ui {
     for (const [action, ok] of [["undo", payload.can_undo], ["redo", payload.can_redo]]) {
       for (const b of document.querySelectorAll(`[data-action="${action}"]`)) b.disabled = !ok;
     }
+    this.offerFinish(payload);
     // Refusals and "changed in another tab" are shown as well as spoken.
     if (payload.announce) this.say(payload.announce, ["illegal", "sync"].includes(payload.event));
     if (payload.status === "playing") {
@@ -327,6 +334,17 @@ export class Ui {
         }, forgetLink);
     }
     if (payload.notices) this.notify(payload.notices);
+  }
+
+  // The Finish button while the rules say every card can go home by itself; with the
+  // setting on, the game finishes itself after a move of the player's (not after an
+  // undo, which would take the finish straight back).
+  offerFinish(payload) {
+    for (const b of document.querySelectorAll('[data-action="finish"]')) b.hidden = !payload.can_finish;
+    clearTimeout(this.finishTimer);
+    if (payload.can_finish && this.settings.autofinish && ["move", "redo"].includes(payload.event)) {
+      this.finishTimer = setTimeout(() => this.h.finish(), 300);
+    }
   }
 
   // "This game can no longer be won": only ever shown on the solver's proof (the

@@ -33,6 +33,7 @@ class App {
       undo: () => app.call("undo"),
       redo: () => app.call("redo"),
       hint: () => app.hint(),
+      finish: () => app.call("finish"),
       restart: () => app.call("restart"),
       newGame: (variant, seed) => app.call("new", { variant, seed }),
       settings: (changes) => app.call("settings", changes),

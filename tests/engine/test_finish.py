@@ -1,0 +1,54 @@
+"""Finishing a game that is won by force (engine/rules/finish.py; docs/rules/klondike.md:
+draw one and unlimited recycles, so with no face-down card left every card can go home)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+
+
+def all_face_up_klondike(rng: random.Random) -> engine.Game:
+    """Foundations filled to random heights, one column of a run down from a King when
+    its cards are free, the rest shuffled between the stock (face down) and the waste."""
+    heights = dict(zip(SUITS, (rng.randint(0, 13) for _ in SUITS), strict=False))
+    piles = {f"f{i}": [r + s for r in RANKS[:heights[s]]] for i, s in enumerate(SUITS)}
+    rest = [r + s for s in SUITS for r in RANKS[heights[s]:]]
+    run, colour = [], rng.randrange(2)
+    for rank in reversed(RANKS):  # K, Q, J... alternating colours, while still free
+        suit = rng.choice("HD" if colour else "SC")
+        card = rank + suit
+        if card not in rest or rng.random() < 0.2:
+            break
+        run.append(card)
+        rest.remove(card)
+        colour ^= 1
+    rng.shuffle(rest)
+    cut = rng.randint(0, len(rest))
+    stock = [c[0].lower() + c[1].lower() for c in rest[:cut]]
+    return engine.from_position("klondike", dict(piles, t0=run, stock=stock, waste=rest[cut:]))
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_klondike_with_no_face_down_card_is_finished_by_force(seed):
+    game = all_face_up_klondike(random.Random(seed))
+    if game.status == "won":
+        return
+    assert game.rules.won_by_force(game.state)
+    moves = engine.finish_moves(game)
+    for move in moves:
+        game.play(move)  # each is legal, or this raises
+    assert game.status == "won"
+
+
+def test_a_face_down_card_means_no_finish_and_other_games_never_claim_one():
+    game = engine.new_game("klondike", 7)
+    assert not game.rules.won_by_force(game.state) and engine.finish_moves(game) is None
+    for variant in ("spider-1", "beleaguered-castle", "doublets"):
+        game = engine.new_game(variant, 3)
+        assert engine.finish_moves(game) is None
