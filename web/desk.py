@@ -104,6 +104,11 @@ class SolverDesk:
         game = self.table.game
         if game.status != "playing":
             return self.table.render("none", announce="No hint: the game is over.")
+        if self.unwinnable:  # a move would only hide the proof: point back instead
+            payload = self.table.render("none", announce="No hint: this game can no longer "
+                                        "be won from here. Undo to try another way.")
+            payload["hint_words"] = True
+            return payload
         known = self.known_hint()
         if known is not None:
             return known

@@ -201,6 +201,9 @@ def test_the_watch_says_unwinnable_only_on_a_proven_loss():
     answer = watch(table)
     assert answer == {"event": "watch", "done": True, "verdict": "lost", "unwinnable": True}
     assert table.handle("state")["unwinnable"] is True
+    hinted = table.handle("hint")  # no move to offer: it says so, and points at Undo
+    assert hinted["hint"] is None and "can no longer be won" in hinted["announce"]
+    assert "Undo" in hinted["announce"] and hinted["can_undo"]
     undone = table.handle("undo")  # the deal itself can be won: the notice goes
     assert undone["unwinnable"] is False
     assert watch(table)["verdict"] == "won" and table.handle("state")["unwinnable"] is False

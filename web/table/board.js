@@ -282,6 +282,16 @@ export class Board {
     return { x: p.geom.x + (rec ? rec.x : 0), y: p.geom.y + (rec ? rec.y : 0), w: cw, h: ch };
   }
 
+  // The table-relative rectangle a pile's cards cover (its slot when empty).
+  spanRect(pileId) {
+    const count = this.cards(pileId).length;
+    const first = this.cardRect(pileId, 0);
+    const last = this.cardRect(pileId, Math.max(0, count - 1));
+    const x = Math.min(first.x, last.x);
+    const y = Math.min(first.y, last.y);
+    return { x, y, w: Math.max(first.x, last.x) + first.w - x, h: Math.max(first.y, last.y) + first.h - y };
+  }
+
   rootOrigin() {
     const r = this.root.getBoundingClientRect();
     return [r.left, r.top];

@@ -13,9 +13,11 @@ import { download, openStats, shareDeal } from "./scores-view.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
-// The page's address without its query: a link that has done its work is not dealt again.
-function forgetLink() {
-  if (location.search) history.replaceState(null, "", location.pathname);
+// The address bar shows the deal in play, to copy or bookmark; a reload resumes the
+// autosave of that deal rather than dealing it again (web/controller.py start).
+function showDeal(variant, seed) {
+  const want = `?game=${encodeURIComponent(variant)}&deal=${seed}`;
+  if (location.search !== want) history.replaceState(null, "", location.pathname + want);
 }
 
 export class Ui {
@@ -100,6 +102,10 @@ export class Ui {
         break;
       case "restart":
         this.els.menu.close();
+        if (!this.canUndo && !this.canRedo) { // nothing played yet: nothing to lose
+          this.h.restart();
+          break;
+        }
         this.confirm("Restart this deal?",
           "The cards go back to the start of this deal and your moves in it are lost." +
           (this.inProgress ? " This game counts as a loss in the statistics." : ""),
@@ -311,8 +317,9 @@ export class Ui {
       for (const b of document.querySelectorAll(`[data-action="${action}"]`)) b.disabled = !ok;
     }
     this.offerFinish(payload);
-    // Refusals and "changed in another tab" are shown as well as spoken.
-    if (payload.announce) this.say(payload.announce, ["illegal", "sync"].includes(payload.event));
+    // Refusals, hints and "changed in another tab" are shown as well as spoken.
+    const shown = ["illegal", "sync", "hint"].includes(payload.event) || payload.hint_words;
+    if (payload.announce) this.say(payload.announce, !!shown);
     if (payload.status === "playing") {
       this.endShownFor = "";
       this.closeEnd();
@@ -321,6 +328,7 @@ export class Ui {
     }
     this.inProgress = !!payload.in_progress;
     this.canUndo = !!payload.can_undo;
+    this.canRedo = !!payload.can_redo;
     this.moveCount = payload.move_count;
     this.setUnwinnable(!!payload.unwinnable);
     if (payload.link) {
@@ -328,10 +336,10 @@ export class Ui {
       const { variant, deal, title } = payload.link;
       this.confirm("Open the shared deal?",
         `${title}, deal ${deal}. The game you are playing now counts as a loss in the statistics.`,
-        "Open it", () => {
-          forgetLink();
-          this.h.newGame(variant, deal);
-        }, forgetLink);
+        "Open it", () => this.h.newGame(variant, deal),
+        () => showDeal(this.variant, this.seed));
+    } else {
+      showDeal(payload.variant, payload.seed);
     }
     if (payload.notices) this.notify(payload.notices);
   }

@@ -146,7 +146,10 @@ export class Input {
       return;
     }
     this.board.cancelDrag(a.recs);
-    const over = Object.entries(geom).find(([id, g]) => id !== loc.pile && inside(px, py, g.area));
+    // Dropped on another pile's cards: say why nothing happened; on the bare felt, a
+    // drag given up needs no words.
+    const over = Object.keys(geom).find((id) => id !== loc.pile
+      && inside(px, py, this.board.spanRect(id)));
     this.ctx.announce(over ? "That move is not allowed." : "");
   }
 

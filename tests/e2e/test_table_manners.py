@@ -1,0 +1,59 @@
+"""Small manners of the table: the address bar names the deal in play, Restart at move 0
+asks nothing, a drag given up on the bare felt says nothing, a hint is shown in words."""
+
+from __future__ import annotations
+
+import engine
+from tests.e2e.table_helpers import _desk, _table, first_move  # noqa: F401 (fixtures)
+
+
+def test_the_address_bar_names_the_deal_in_play_and_a_reload_resumes_it(table):
+    game = table.open("klondike", 12)
+    move = first_move(game)
+    table.act("play", src=move.src, dst=move.dst, count=move.count)
+    game.play(move)
+    assert table.page.evaluate("location.search") == "?game=klondike&deal=12"
+    table.act("new", variant="doublets", seed=44)
+    assert table.page.evaluate("location.search") == "?game=doublets&deal=44"
+    table.act("undo")  # nothing to undo in a fresh deal: still deal 44
+    table.act("new", variant="klondike", seed=12)
+    table.act("play", src=move.src, dst=move.dst, count=move.count)
+    table.page.reload()
+    table.wait_ready()
+    table.check(game)  # the autosave, with its move, not a fresh deal from the address
+    assert table.text("#st-moves") == "Moves 1"
+
+
+def test_restart_at_move_0_asks_nothing_and_after_a_move_it_asks(table):
+    game = table.open("spider-1", 3)
+    table.page.click('[data-action="new"]')
+    table.page.click('#menu [data-action="restart"]')
+    assert not table.page.evaluate("document.querySelector('#confirm').open")
+    table.check(game)
+    table.act("stock")
+    table.page.click('[data-action="new"]')
+    table.page.click('#menu [data-action="restart"]')
+    assert table.page.evaluate("document.querySelector('#confirm').open")
+    table.page.click("#confirm-yes")
+    table.check(engine.new_game("spider-1", 3))
+
+
+def test_a_drag_given_up_on_the_bare_felt_says_nothing(table):
+    table.open("klondike", 12)
+    top = table.count("t6") - 1
+    x, y = table.grab_point("t6", top)
+    box = table.page.locator("#table").bounding_box()
+    table.page.mouse.move(x, y)
+    table.page.mouse.down()
+    table.page.mouse.move(box["x"] + box["width"] - 20, box["y"] + box["height"] - 10, steps=6)
+    table.page.mouse.up()
+    assert "not allowed" not in table.announced()
+    assert table.page.is_hidden("#toast")
+
+
+def test_a_hint_is_shown_in_words(table):
+    table.open("klondike", 12)
+    table.page.keyboard.press("h")
+    table.page.wait_for_function(
+        "() => /^Hint: /.test(document.querySelector('#toast').textContent)")
+    assert table.page.is_visible("#toast")
