@@ -142,7 +142,8 @@ def test_a_shared_link_waits_through_a_reload_until_it_is_answered(table):
     table.page.locator("#confirm").wait_for()
     assert "deal 99" in table.text("#confirm-text")
     table.page.click("#confirm [data-menu=cancel]")
-    assert table.page.evaluate("location.search") == "?game=spider-1&deal=11"  # in play
+    table.page.wait_for_function(  # the address names the deal in play again
+        "() => location.search === '?game=spider-1&deal=11'")
     table.page.reload()
     table.wait_ready()
     table.check(game)

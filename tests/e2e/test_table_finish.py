@@ -36,7 +36,7 @@ def test_the_finish_button_plays_every_card_home_and_one_undo_takes_it_back(tabl
 
 def test_the_game_finishes_by_itself_after_the_move_that_turns_the_last_card(table):
     stock = [r.lower() + s for s in "sd" for r in reversed(RANKS[2:])]
-    game = klondike(t0=["as", "2D"], t1=["AD"], t2=["2S"], stock=stock)
+    game = klondike(t0=["as", "2D"], t2=["2S"], f2=["AD"], stock=stock)
     table.load(game)
     assert table.page.is_hidden(FINISH)
     table.click_card("t0", 1, clicks=2)  # the 2 of diamonds home: the ace of spades turns up

@@ -39,9 +39,9 @@ def test_restart_at_move_0_asks_nothing_and_after_a_move_it_asks(table):
 
 
 def test_a_drag_given_up_on_the_bare_felt_says_nothing(table):
-    table.open("klondike", 12)
-    top = table.count("t6") - 1
-    x, y = table.grab_point("t6", top)
+    game = table.open("klondike", 12)
+    move = first_move(game)  # a card that can move, let go where no pile is
+    x, y = table.grab_point(move.src, table.count(move.src) - move.count)
     box = table.page.locator("#table").bounding_box()
     table.page.mouse.move(x, y)
     table.page.mouse.down()
@@ -49,6 +49,7 @@ def test_a_drag_given_up_on_the_bare_felt_says_nothing(table):
     table.page.mouse.up()
     assert "not allowed" not in table.announced()
     assert table.page.is_hidden("#toast")
+    table.check(game)
 
 
 def test_a_hint_is_shown_in_words(table):
