@@ -4,7 +4,13 @@ asks nothing, a drag given up on the bare felt says nothing, a hint is shown in 
 from __future__ import annotations
 
 import engine
-from tests.e2e.table_helpers import _desk, _table, first_move  # noqa: F401 (fixtures)
+from tests.e2e.table_helpers import (  # noqa: F401 (fixtures)
+    _desk,
+    _phone,
+    _phone_session,
+    _table,
+    first_move,
+)
 
 
 def test_the_address_bar_names_the_deal_in_play_and_a_reload_resumes_it(table):
@@ -58,3 +64,13 @@ def test_a_hint_is_shown_in_words(table):
     table.page.wait_for_function(
         "() => /^Hint: /.test(document.querySelector('#toast').textContent)")
     assert table.page.is_visible("#toast")
+
+
+def test_a_phone_header_keeps_the_whole_suit_count(phone):
+    phone.open("spider-relaxed-4", 5)
+    clipped = phone.page.evaluate("""() => [...document.querySelectorAll('#game-title span')]
+        .filter((s) => getComputedStyle(s).display !== 'none')
+        .map((s) => [s.textContent, s.scrollWidth > s.clientWidth + 1])""")
+    assert ["4 suits", False] in clipped, clipped
+    box = phone.page.locator("#game-title").bounding_box()
+    assert box["y"] + box["height"] <= phone.page.locator(".bar").bounding_box()["height"] + 1

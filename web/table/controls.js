@@ -304,8 +304,15 @@ export class Ui {
     this.variant = payload.variant;
     this.seed = payload.seed;
     const e = this.els;
-    if (e.title.textContent !== payload.title) {
-      e.title.textContent = payload.title;
+    if (e.title.dataset.title !== payload.title) {
+      // "Relaxed Spider · 4 suits": the name and its detail on lines of their own on a
+      // phone, so a long name never hides the suit count.
+      e.title.dataset.title = payload.title;
+      const [name, ...detail] = payload.title.split(" · ");
+      const part = (cls, text) => Object.assign(document.createElement("span"),
+        { className: cls, textContent: text });
+      e.title.replaceChildren(part("t-name", name));
+      if (detail.length) e.title.append(part("t-sep", " · "), part("t-detail", detail.join(" · ")));
       document.title = `${payload.title} · Pocket Patience`;
     }
     e.moves.textContent = `Moves ${payload.move_count}`;
