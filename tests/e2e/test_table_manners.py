@@ -74,3 +74,29 @@ def test_a_phone_header_keeps_the_whole_suit_count(phone):
     assert ["4 suits", False] in clipped, clipped
     box = phone.page.locator("#game-title").bounding_box()
     assert box["y"] + box["height"] <= phone.page.locator(".bar").bounding_box()["height"] + 1
+
+
+# For each covered face-up card of a row fanned sideways: is its index (rank and suit)
+# clear of the card that lies on it?
+INDEX_CLEAR_JS = """() => {
+    const out = [];
+    for (const pile of document.querySelectorAll('[data-fan="left"], [data-fan="right"]')) {
+        const cards = [...pile.querySelectorAll('[data-card]')];
+        cards.slice(0, -1).forEach((card, i) => {
+            const ix = [...card.querySelectorAll('.ix')].find(
+                (e) => getComputedStyle(e).display !== 'none').getBoundingClientRect();
+            const next = cards[i + 1].getBoundingClientRect();
+            const clear = pile.dataset.fan === 'left' ? ix.left >= next.right - 0.5
+                : ix.right <= next.left + 0.5;
+            out.push([card.dataset.card, clear]);
+        });
+    }
+    return out;
+}"""
+
+
+def test_every_index_in_a_sideways_row_shows_whole_tens_included(table):
+    table.open("beleaguered-castle", 7)
+    seen = table.page.evaluate(INDEX_CLEAR_JS)
+    assert any(card.startswith("T") for card, _ in seen)
+    assert [card for card, clear in seen if not clear] == []

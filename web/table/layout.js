@@ -192,7 +192,7 @@ export function fanOffsets(geom, cards, cw, ch) {
   let dDown = vertical ? ch * 0.1 : cw * 0.18;
   let dUp = vertical ? ch * 0.32 : cw * 0.6;
   const minDown = vertical ? ch * 0.045 : cw * 0.1;
-  const minUp = vertical ? ch * 0.19 : cw * 0.32;
+  const minUp = vertical ? ch * 0.19 : cw * 0.42; // sideways: a rank with its suit below
   let downGaps = 0;
   let upGaps = 0;
   for (let i = 0; i < n - 1; i++) {
