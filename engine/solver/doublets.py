@@ -33,21 +33,28 @@ from ..rules.state import State
 from .space import Macro, Space, Table
 
 # (foundation size, rank needed, reserve ranks by slot (0: empty), talon ranks, waste size,
-# redeals used)
-Node = tuple[int, int, bytes, bytes, int, int]
+# redeals used, turns made from the root)
+Node = tuple[int, int, bytes, bytes, int, int, int]
 EMPTY = 0
 _FROM_WASTE = Move("waste", "f0")
+_BYTE = [bytes((i,)) for i in range(256)]
+# in the score, a redeal counts as this many turns
+REDEAL_TURNS = 20
+# in the score, a card brought to the foundation is worth this many turns
+CARD_TURNS = 6
 
 
 class DoubletsSpace(Space[Node]):
-    """Doublets searched depth first, one foundation card a step."""
+    """Doublets searched best first, one foundation card a step."""
+
+    best_first = True
 
     def __init__(self, rules: DoubletsRules) -> None:
         super().__init__(rules)
         self._plays = tuple(Move(rules.pile_ids[r], "f0") for r in range(RESERVE))
         # the fewest redeals with which each position (its key without them) was met: with
         # as many or more, it has no future the first one lacks
-        self._least: dict[Hashable, int] = {}
+        self._least: dict[Hashable, tuple[int, int]] = {}
 
     def settle(self, state: State) -> tuple[Macro, Node]:
         """No automatic moves: the position in compact form."""
@@ -57,13 +64,18 @@ class DoubletsSpace(Space[Node]):
         waste = bytes(c & RANK_MASK for c in piles[WASTE])
         stock = bytes(c & RANK_MASK for c in reversed(piles[STOCK]))
         need = doubled(foundation[-1] & RANK_MASK)
-        return (), (len(foundation), need, reserve, waste + stock, len(waste), state.passes)
+        return (), (len(foundation), need, reserve, waste + stock, len(waste), state.passes, 0)
 
     def key(self, node: Node) -> Hashable:
         """The reserve as a sorted set of ranks (every reserve card is playable and a slot
         refills the same whichever it is); the rest as it is."""
-        size, _, reserve, talon, split, passes = node
+        size, _, reserve, talon, split, passes, _ = node
         return size, bytes(sorted(reserve)), talon, split, passes
+
+    def score(self, node: Node, queue: int = 0) -> int:
+        """The turns made so far (a redeal counts as :data:`REDEAL_TURNS`) less
+        :data:`CARD_TURNS` a card on the foundation: the passes are what runs out."""
+        return node[6] - CARD_TURNS * node[0]
 
     def is_won(self, node: Node) -> bool:
         return node[0] == WON
@@ -73,44 +85,57 @@ class DoubletsSpace(Space[Node]):
         talon reachable by turning (and one redeal at most), the play from the waste and
         the play from the reserve, fewest turns first. A split reached again after a redeal
         is left out (the same position with a redeal more: no future the first lacks)."""
-        size, need, reserve, talon, split, passes = node
+        size, need, reserve, talon, split, passes, spent = node
         length = len(talon)
         slot = reserve.find(need)
-        out: list[tuple[Macro, Node]] = []
-        least = self._least
-        splits = [(s, passes, (TURN,) * (s - split)) for s in range(split, length + 1)]
-        if passes < REDEALS and length:
-            turns = (TURN,) * (length - split) + (Move("waste", "stock", length),)
-            splits += [(s, passes + 1, turns + (TURN,) * s) for s in range(split)]
-        after = size + 1
         then = doubled(need)
-        for s, used, turns in splits:
-            if s and talon[s - 1] == need:  # the waste's top card
-                child = (after, then, reserve, talon[:s - 1] + talon[s:], s - 1, used)
-                if self._new(child, least):
-                    out.append(((*turns, _FROM_WASTE), child))
-            if slot >= 0:  # a reserve card; its slot refills from the waste, else the stock
+        least = self._least
+        # (turns, split, redeals used, slot or -1 for the waste), fewest turns first
+        plays: list[tuple[int, int, int, int]] = []
+        ends = [(s - split, s, passes) for s in range(split, length + 1)]
+        if passes < REDEALS and length:
+            ends += [(length - split + REDEAL_TURNS + s, s, passes + 1) for s in range(split)]
+        for turns, s, used in ends:
+            if s and talon[s - 1] == need:  # the waste's top card (from the reserve: the same)
+                plays.append((turns, s, used, -1))
+            elif slot >= 0:  # a reserve card; its slot refills from the waste, else the stock
+                plays.append((turns, s, used, slot))
+        out: list[tuple[Macro, Node]] = []
+        after = size + 1
+        for turns, s, used, at in plays:
+            moved = spent + turns
+            if at < 0:
+                child = (after, then, reserve, talon[:s - 1] + talon[s:], s - 1, used, moved)
+            else:
                 if s:
-                    fill, rest, at = talon[s - 1], talon[:s - 1] + talon[s:], s - 1
+                    fill, rest, cut = talon[s - 1], talon[:s - 1] + talon[s:], s - 1
                 elif length:
-                    fill, rest, at = talon[0], talon[1:], 0
+                    fill, rest, cut = talon[0], talon[1:], 0
                 else:
-                    fill, rest, at = EMPTY, talon, 0
-                filled = reserve[:slot] + bytes((fill,)) + reserve[slot + 1:]
-                child = (after, then, filled, rest, at, used)
-                if self._new(child, least):
-                    out.append(((*turns, self._plays[slot]), child))
+                    fill, rest, cut = EMPTY, talon, 0
+                child = (after, then, reserve[:at] + _BYTE[fill] + reserve[at + 1:], rest, cut,
+                         used, moved)
+            if not self._new(child, least):
+                continue
+            if used == passes:
+                macro = (TURN,) * (s - split)
+            else:
+                macro = ((TURN,) * (length - split) + (Move("waste", "stock", length),)
+                         + (TURN,) * s)
+            out.append(((*macro, _FROM_WASTE if at < 0 else self._plays[at]), child))
         return out
 
     @staticmethod
-    def _new(child: Node, least: dict[Hashable, int]) -> bool:
-        """Note ``child`` unless met before with as few redeals used or fewer."""
-        size, _, reserve, talon, split, passes = child
-        key = (size, bytes(sorted(reserve)), talon, split)
+    def _new(child: Node, least: dict[Hashable, tuple[int, int]]) -> bool:
+        """Note ``child`` unless the same cards were met before with a talon split as early
+        or earlier (turns alone reach every later split) or with fewer redeals used (a
+        redeal and turns reach every split): then it has no future that one lacks."""
+        size, _, reserve, talon, split, passes, _ = child
+        key = (size, bytes(sorted(reserve)), talon)
         seen = least.get(key)
-        if seen is not None and seen <= passes:
+        if seen is not None and seen <= (passes, split):
             return False
-        least[key] = passes
+        least[key] = (passes, split)
         return True
 
     def release(self) -> list[Table]:
