@@ -216,22 +216,23 @@ def pwa_context(browser, base_url, browser_log):
     context.close()
 
 
+def watched_page(context, log: BrowserLog):
+    """A new page of ``context`` for one test, which fails on anything ``log`` recorded."""
+    page = context.new_page()
+    watch_page(page, log)
+    yield page
+    problems = log.problems()
+    assert not problems, "\n".join(problems)
+
+
 @pytest.fixture
 def pwa_page(pwa_context, browser_log):
-    page = pwa_context.new_page()
-    watch_page(page, browser_log)
-    yield page
-    problems = browser_log.problems()
-    assert not problems, "\n".join(problems)
+    yield from watched_page(pwa_context, browser_log)
 
 
 @pytest.fixture
 def page(context, browser_log):
-    page = context.new_page()
-    watch_page(page, browser_log)
-    yield page
-    problems = browser_log.problems()
-    assert not problems, "\n".join(problems)
+    yield from watched_page(context, browser_log)
 
 
 class App:

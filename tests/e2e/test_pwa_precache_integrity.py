@@ -49,20 +49,25 @@ def new_version(site: Path, work: Path) -> tuple[Path, str]:
     return work / "dist", build(work / "dist", root=source)["version"]
 
 
+def open_controlled(browser, browser_log, url: str):
+    """A context and a page of the app at ``url``, ready and served by its service worker."""
+    context = browser.new_context(base_url=url, service_workers="allow")
+    watch(context, browser_log, url, block=False)
+    page = context.new_page()
+    watch_page(page, browser_log)
+    page.goto("/")
+    ready(page)
+    wait_controlled(page)
+    return context, page
+
+
 def test_a_file_that_differs_from_its_listed_hash_fails_the_update(
         browser, browser_log, tmp_path):
     site = tmp_path / "site"
     first = build(site)["version"]
     server, url = start_server(site)
-    context = browser.new_context(base_url=url, service_workers="allow")
-    watch(context, browser_log, url, block=False)
+    context, page = open_controlled(browser, browser_log, url)
     try:
-        page = context.new_page()
-        watch_page(page, browser_log)
-        page.goto("/")
-        ready(page)
-        wait_controlled(page)
-
         # A deploy of the next version, where the one file that changed is not what the
         # list says (the files that did not change are copied from the old cache).
         nxt, second = new_version(site, tmp_path / "next")
@@ -123,14 +128,8 @@ def stale_once(tmp_path):
 
 def test_a_stale_download_is_fetched_again_past_the_caches(browser, browser_log, stale_once):
     version, url, reloads, right = stale_once
-    context = browser.new_context(base_url=url, service_workers="allow")
-    watch(context, browser_log, url, block=False)
+    context, page = open_controlled(browser, browser_log, url)
     try:
-        page = context.new_page()
-        watch_page(page, browser_log)
-        page.goto("/")
-        ready(page)
-        wait_controlled(page)
         assert reloads == ["/web/table/table.css"]  # asked once more, and only for that file
         cached = page.evaluate("""async (name) => {
             const response = await (await caches.open(name)).match('./web/table/table.css');
