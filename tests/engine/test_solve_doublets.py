@@ -1,0 +1,99 @@
+"""The Doublets search space (engine/solver/doublets.py, docs/solver.md §10): one step a card
+brought to the foundation, and positions left out when an earlier talon split or fewer
+redeals met the same cards. Both are checked against a search of every legal move of the
+real rules on positions small enough for it, mid-game ones with a long talon included."""
+
+from __future__ import annotations
+
+import random
+
+import engine
+from engine.rules.cards import DOWN, KING, card_text, make_card
+from engine.rules.doublets import TURN, doubled
+from engine.rules.game import Game
+from engine.solver.doublets import DoubletsSpace
+from tests.engine.helpers import brute_force, check_against_brute_force, replays_to_win
+
+
+def position(rng: random.Random, low: int, high: int) -> Game:
+    """A Doublets position with ``low..high`` cards on the foundation, the talon cut
+    anywhere, any number of redeals used."""
+    deck = [make_card(r, s) for s in range(4) for r in range(1, KING + 1)]
+    rng.shuffle(deck)
+    rank = rng.randint(1, 12)
+    found = []
+    for _ in range(rng.randint(low, high)):
+        card = next(c for c in deck if c & 15 == rank)
+        deck.remove(card)
+        found.append(card_text(card))
+        rank = doubled(rank)
+    piles: dict[str, list[str]] = {"f0": found}
+    for i in range(7):
+        piles[f"r{i}"] = [card_text(deck.pop())]
+    cut = rng.randint(0, len(deck))
+    piles["waste"] = [card_text(c) for c in deck[:cut]]
+    piles["stock"] = [card_text(c | DOWN) for c in deck[cut:]]
+    return engine.from_position("doublets", piles, passes=rng.randint(0, 2))
+
+
+def test_answers_agree_with_brute_force_on_positions_with_a_long_talon() -> None:
+    """Talons of up to 15 cards, every split and redeal count: wins and proved losses."""
+    rng = random.Random("doublets-long-talon")
+    outcomes = []
+    tried = 0
+    while len(outcomes) < 40 and tried < 400:
+        tried += 1
+        expected = check_against_brute_force(position(rng, 30, 38), limit=200_000)
+        if expected is not None:
+            outcomes.append(expected)
+    assert len(outcomes) == 40
+    assert 5 <= sum(outcomes) <= 35, "both wins and losses are checked"
+
+
+def test_every_first_play_of_the_real_rules_is_a_step_or_left_out_for_a_better_one() -> None:
+    """From a position, each card the real rules can bring to the foundation next (after
+    some turns and redeals) is a step of the space, or the same cards are reached with an
+    earlier split or fewer redeals by another step: the steps cover every line."""
+    rng = random.Random("doublets-steps")
+    for _ in range(30):
+        game = position(rng, 20, 36)
+        rules = game.rules
+        space = DoubletsSpace(rules)
+        _, root = space.settle(game.state)
+        steps = space.children(root)
+        reached = {}
+        for _, child in steps:
+            size, _, reserve, talon, split, passes, _ = child
+            reached[(bytes(sorted(reserve)), talon)] = (passes, split)
+        # every state the real rules reach by turns and redeals, then one play
+        seen = set()
+        todo = [game.state]
+        while todo:
+            state = todo.pop()
+            for move in rules.moves(state):
+                after = rules.apply(state, move)
+                if move.dst == "f0":
+                    _, child = space.settle(after)
+                    size, _, reserve, talon, split, passes, _ = child
+                    best = reached.get((bytes(sorted(reserve)), talon))
+                    assert best is not None and best <= (passes, split), game.position()
+                elif (after.piles, after.passes) not in seen:
+                    seen.add((after.piles, after.passes))
+                    todo.append(after)
+        for macro, _ in steps:  # and every step is a legal line of the real rules
+            check = game.copy()
+            for move in macro:
+                check.play(move)
+            assert macro[-1] != TURN
+
+
+def test_a_won_deal_replays_and_a_lost_position_is_proved() -> None:
+    game = engine.new_game("doublets", 2)
+    answer = engine.solve(game, budget_ms=60_000, max_nodes=50_000)
+    assert answer.result == "won" and replays_to_win(game, answer.moves)
+    rng = random.Random("doublets-lost")
+    while True:
+        game = position(rng, 34, 40)
+        if brute_force(game) is False:
+            break
+    assert engine.solve(game, budget_ms=60_000).result == "lost"
