@@ -62,7 +62,7 @@ def quoted(value: str) -> str:
 
 
 def parse_deal(text: str) -> int:
-    """A deal number written as plain ASCII digits, 1..2**32-1; LinkError otherwise."""
+    """A deal number written as plain ASCII digits, DEAL_MIN..DEAL_MAX; LinkError otherwise."""
     if text == "":
         raise LinkError("The link does not give a deal number.")
     # ASCII digits only: no sign, spaces, decimal point, exponent or other scripts' digits.

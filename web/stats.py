@@ -23,6 +23,7 @@ import json
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from engine.rules.variants import DEAL_MAX
 from web import jsontext
 
 SCHEMA = 1
@@ -147,7 +148,7 @@ def read_result(data: Any, where: str) -> Result:
         time_ms=_count(data, "time_ms", where, limit=MAX_MS),  # type: ignore[arg-type]
         moves=_count(data, "moves", where),  # type: ignore[arg-type]
         undos=_count(data, "undos", where),  # type: ignore[arg-type]
-        deal=_count(data, "deal", where, limit=2**32 - 1),  # type: ignore[arg-type]
+        deal=_count(data, "deal", where, limit=DEAL_MAX),  # type: ignore[arg-type]
     )
 
 

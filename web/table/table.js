@@ -200,18 +200,20 @@ class App {
     this.board.markPile("hint", dst, "to");
   }
 
+  // The words on the table come from the facts the engine gives (payload.info) and its
+  // legal moves, whatever the game: deals left on the stock, the rank a foundation needs,
+  // and a ↻ on an empty stock that the waste can be turned back onto (with the redeals
+  // left where they are counted).
   showLabels(payload) {
     const info = payload.info || {};
-    if (payload.family === "spider") {
-      this.board.setLabel("stock", info.deals_left ? String(info.deals_left) : "");
-    } else if (payload.family === "doublets") {
-      const need = info.needs === "T" ? "10" : info.needs;
-      this.board.setLabel("needs", need ? `Foundation\nneeds ${need}` : "");
-      const left = info.redeals_left;
-      this.board.setLabel("stock", left === undefined ? "" : `↻ ${left}`);
-    } else if (payload.family === "klondike") {
-      this.board.setLabel("stock", payload.piles.stock.length ? "" : payload.piles.waste.length ? "↻" : "");
+    const need = info.needs === "T" ? "10" : info.needs;
+    this.board.setLabel("needs", need ? `Foundation\nneeds ${need}` : "");
+    let stock = info.deals_left ? String(info.deals_left) : "";
+    if (info.redeals_left !== undefined) stock = `↻ ${info.redeals_left}`;
+    else if (!payload.piles.stock?.length && payload.moves.some(([, dst]) => dst === "stock")) {
+      stock = "↻";
     }
+    this.board.setLabel("stock", stock);
   }
 }
 
