@@ -9,7 +9,10 @@ them all is complete (docs/solver.md §10).
 A position is compact: the foundation's size and the rank it needs, the reserve's ranks
 slot by slot, the talon's ranks in turning order (waste bottom to top, then stock top to
 bottom: a redeal keeps that order), where the waste ends in it, and the redeals used.
-Suits play no part, so ranks are all a position holds.
+Suits play no part, so ranks are all a position holds. A position is left out when the
+same cards were met with an earlier split or fewer redeals used (turns, and a redeal,
+reach everything it can reach), and the search is best first on the turns made less a
+few for each card home.
 """
 
 from __future__ import annotations

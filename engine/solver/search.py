@@ -16,10 +16,10 @@ How it searches. Each variant's :class:`~engine.solver.space.Space` (``solver/<g
 gives the steps from a state (real moves, or macros of real moves such as Klondike's
 turns through the stock), a key that is equal for states with the same future (columns
 that the rules treat alike are sorted, for instance), safe moves to the foundations
-made at once, and a score. The search is best-first on that score (depth-first for
-Doublets) and remembers every key it has met, so each state is expanded once. A space
-may give several orderings (Beleaguered Castle: three, steps from the root weighed 2, 1
-and 1): they take turns, each going on from the states it found itself, over the one
+made at once, and a score. The search is best-first on that score (or depth-first, for
+a space that asks for it) and remembers every key it has met, so each state is expanded
+once. A space may give several orderings (Beleaguered Castle: three, steps from the root
+weighed 2, 1 and 1): they take turns, each going on from the states it found itself, over the one
 table of states met, so a win comes as soon as one ordering finds it and a loss
 costs no more than with one ordering. Some spaces first run a *pruned pass* that skips
 moves which are seldom needed; if that pass runs out of states, a complete pass follows.
