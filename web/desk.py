@@ -31,7 +31,7 @@ import engine
 from web.solving import LOST, UNKNOWN, WON, Line, Search, Trash, Verdicts
 
 if TYPE_CHECKING:
-    from web.controller import Table
+    from web.host import Host
 
 Payload = dict[str, Any]
 
@@ -55,7 +55,7 @@ class SolverDesk:
     # up to ~50 ms in Pyodide. Collection resumes once the search and its trash are gone.
     hold_gc = False
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Host) -> None:
         self.table = table
         self.search: Search | None = None
         self.hint_waiting = False  # a hint waits for ``search``

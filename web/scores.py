@@ -26,7 +26,7 @@ from web import labels, share
 from web.stats import Result, StatsFileError, chart_svg, summary
 
 if TYPE_CHECKING:
-    from web.controller import Table
+    from web.host import Host
 
 Payload = dict[str, Any]
 
@@ -34,7 +34,7 @@ Payload = dict[str, Any]
 class Scores:
     """Statistics, damaged-data and sharing intents for one table."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Host) -> None:
         self.table = table
 
     # -- counting results -----------------------------------------------------------------

@@ -1,0 +1,49 @@
+"""What a part of the table (web/desk.py, web/scores.py) may ask of the table it serves.
+
+The parts are made by web.controller.Table and handed the table itself; this protocol
+names what they use of it, so they depend on this small contract and not on the
+controller module (which imports them).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+import engine
+from web import share
+from web.stats import StatsBook
+from web.storage import Notice, Storage
+
+Payload = dict[str, Any]
+
+
+class Host(Protocol):
+    """The table as its parts see it."""
+
+    game: engine.Game
+    game_id: str
+    settings: dict[str, Any]
+    rng: random.Random
+    storage: Storage
+    stats: StatsBook
+    recorded: bool
+    pending_link: share.Link | None
+    notices: list[Notice]
+
+    @property
+    def clock(self) -> Any:
+        """The game's clock (web.controller.Clock): ``ms()`` played so far."""
+
+    def render(self, event: str, move: engine.Move | None = None, *,
+               hint: engine.Move | None = None, announce: str = "") -> Payload:
+        """Everything the page needs to redraw after ``event``."""
+
+    def describe(self, move: engine.Move, before: Payload | None = None) -> str:
+        """A move in words."""
+
+    def random_seed(self) -> int:
+        """A random deal number."""
+
+
+__all__ = ["Host", "Payload"]
