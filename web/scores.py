@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from web import labels, share
-from web.stats import Result, StatsFileError, chart_svg, summary
+from web.stats import Result, StatsFileError, chart_svg, clock_text, summary
 
 if TYPE_CHECKING:
     from web.host import Host
@@ -65,6 +65,12 @@ class Scores:
             link, self.table.pending_link = self.table.pending_link, None
             payload["link"] = {"variant": link.variant, "deal": link.deal,
                                "title": labels.title(link.variant)}
+        game = self.table.game
+        if game.status == "won":  # the record the win stands in, for the end of the game
+            vs = self.table.stats.stats.of(game.variant)
+            payload["result"] = {"best_time_ms": vs.best_time_ms, "streak": vs.streak,
+                                 "best_streak": vs.best_streak, "won": vs.won,
+                                 "played": vs.played}
         notices = self.table.notices + self.table.storage.take_notices()
         self.table.notices = []
         if notices:
@@ -134,9 +140,14 @@ class Scores:
 
     # -- sharing ----------------------------------------------------------------------------
 
-    def share(self, page: str = "") -> Payload:
-        """The share link of the deal on the table, for the app at ``page``."""
+    def share(self, page: str = "", result: bool = False) -> Payload:
+        """The share link of the deal on the table, for the app at ``page``; with
+        ``result``, and the game won, the text tells how it was won."""
         game = self.table.game
         title = labels.title(game.variant)
+        text = share.share_text(title, game.seed)
+        if result and game.status == "won":
+            text = (f"Pocket Patience · {title}, deal {game.seed} · won in "
+                    f"{clock_text(self.table.clock.ms())}, {game.move_count} moves")
         return {"event": "share", "url": share.make_link(str(page), game.variant, game.seed),
-                "title": f"Pocket Patience: {title}", "text": share.share_text(title, game.seed)}
+                "title": f"Pocket Patience: {title}", "text": text}

@@ -65,8 +65,19 @@ def finish(table, game: engine.Game, move: Move) -> None:
     table.check(game)
 
 
+# The end-of-game box against every pile that holds cards: the piles it covers.
+COVERS_JS = """() => {
+    const end = document.querySelector('#end').getBoundingClientRect();
+    const hit = (r) => r.left < end.right && end.left < r.right && r.top < end.bottom
+        && end.top < r.bottom;
+    return [...document.querySelectorAll('[data-pile]')].filter((pile) =>
+        [...pile.querySelectorAll('[data-card]')].some((c) => hit(c.getBoundingClientRect())))
+        .map((pile) => pile.dataset.pile);
+}"""
+
+
 @pytest.mark.parametrize("variant", list(WINS))
-def test_a_win_shows_moves_and_time_and_offers_a_new_game(table, variant):
+def test_a_win_shows_the_result_over_no_pile_and_offers_the_next_deal(table, variant):
     piles, move = WINS[variant]
     game = engine.from_position(variant, piles)
     assert game.legal_moves() and game.status == "playing"
@@ -75,9 +86,23 @@ def test_a_win_shows_moves_and_time_and_offers_a_new_game(table, variant):
     table.page.wait_for_selector("#end[open]")
     assert table.text("#end-title") == "You won!"
     assert table.text("#end-text").startswith("1 move in 0:0")
+    assert "Streak " in table.text("#end-record")
     assert "You won!" in table.announced()
-    table.page.click("#end [data-menu='end-new']")
-    assert table.page.is_visible("#menu")
+    assert table.page.evaluate(COVERS_JS) == []
+    assert table.page.evaluate("document.querySelector('#end-burst').children.length") == 0
+    table.page.click("#end [data-menu='end-next']")  # counted already: no question
+    assert not table.page.is_visible("#end") and not table.page.is_visible("#confirm")
+    assert table.text("#st-moves") == "Moves 0"
+    assert table.page.evaluate("new URLSearchParams(location.search).get('game')") == variant
+
+
+def test_play_again_deals_the_won_deal_afresh(table):
+    piles, move = WINS["klondike"]
+    game = engine.from_position("klondike", piles)
+    finish(table, game, move)
+    table.page.wait_for_selector("#end[open]")
+    table.page.click("#end [data-menu='end-again']")
+    table.check(engine.new_game("klondike", game.seed))  # its deal number, dealt again
 
 
 @pytest.mark.parametrize("variant", list(LOSSES))

@@ -34,6 +34,9 @@ def test_finish_plays_every_card_home_and_one_undo_takes_it_back():
     payload = t.handle("finish")
     assert payload["event"] == "finish" and payload["status"] == "won"
     assert t.stats.stats.of("klondike").won == 1
+    assert payload["result"]["streak"] == 1 and payload["result"]["won"] == 1
+    shared = t.handle("share", {"page": "https://h.example/pp/", "result": True})
+    assert shared["text"].startswith("Pocket Patience · Klondike, deal 1 · won in 0:00, ")
     undone = t.handle("undo")
     assert t.game.state == before and undone["can_finish"] and undone["status"] == "playing"
     redone = t.handle("redo")

@@ -10,6 +10,10 @@ import { makeCard, setFace } from "./cards.js";
 import { fanOffsets, layout } from "./layout.js";
 
 const MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+function overlaps(a, b) {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
 const MOVE_MS = 170;
 
 export class Board {
@@ -290,6 +294,28 @@ export class Board {
     const x = Math.min(first.x, last.x);
     const y = Math.min(first.y, last.y);
     return { x, y, w: Math.max(first.x, last.x) + first.w - x, h: Math.max(first.y, last.y) + first.h - y };
+  }
+
+  // Put `el` (a fixed-position box) where it covers no card: the middle of the table if
+  // that is bare, else the first bare spot of a few, else it stays where its CSS puts it.
+  placeOverFelt(el) {
+    const box = el.getBoundingClientRect();
+    const table = this.root.getBoundingClientRect();
+    const [w, h] = [box.width, box.height];
+    const spots = [[0.5, 0.5], [0.5, 0.75], [0.5, 0.25], [0.25, 0.5], [0.75, 0.5], [0.5, 0.95]];
+    const covered = [...this.piles.values()].filter((p) => p.cards.length)
+      .map((p) => this.spanRect(p.id));
+    for (const [fx, fy] of spots) {
+      const x = Math.max(0, Math.min(table.width - w, table.width * fx - w / 2));
+      const y = Math.max(0, Math.min(table.height - h, table.height * fy - h / 2));
+      const spot = { x, y, w, h };
+      if (covered.every((r) => !overlaps(r, spot))) {
+        Object.assign(el.style, { left: `${table.left + x}px`, top: `${table.top + y}px`,
+          right: "auto", bottom: "auto", margin: "0" });
+        return true;
+      }
+    }
+    return false;
   }
 
   rootOrigin() {

@@ -130,6 +130,18 @@ export class Ui {
       case "end-new":
         this.openMenu();
         break;
+      case "end-next": // a won game is counted: nothing to confirm
+        this.closeEnd();
+        this.h.newGame(this.variant, null);
+        break;
+      case "end-again":
+        this.closeEnd();
+        this.h.restart();
+        break;
+      case "end-share":
+        shareDeal({ say: (text) => this.say(text, true), showLink: (...box) => this.info(...box),
+          result: true });
+        break;
       case "damaged-download": {
         const { text, filename } = this.h.ask("damaged_export", { now: new Date().toISOString() });
         download(text, filename);
@@ -293,8 +305,11 @@ export class Ui {
       ? `${payload.move_count} ${payload.move_count === 1 ? "move" : "moves"} in ` +
         `${formatTime(payload.elapsed_ms)}.`
       : "There is no move left to play. Undo to try another way, or start a new game.";
+    $("#end-record").textContent = won ? recordText(payload) : "";
     $("#end-undo").hidden = won;
     if (!this.els.end.open) this.els.end.show();
+    this.h.placeEnd(this.els.end); // over no pile, where the table has room
+    if (won) celebrate($("#end-burst"));
   }
 
   // -- status ---------------------------------------------------------------------------
@@ -401,6 +416,28 @@ export class Ui {
       clearTimeout(this.toastTimer);
       this.toastTimer = setTimeout(() => { t.hidden = true; }, 1800);
     }
+  }
+}
+
+// "Best time 2:31 · Streak 3 (best 5)" for the end of a won game.
+function recordText(payload) {
+  const r = payload.result;
+  if (!r) return "";
+  const best = r.best_time_ms === payload.elapsed_ms ? "New best time!" : `Best time ${formatTime(r.best_time_ms)}`;
+  const parts = [best, `Streak ${r.streak} (best ${r.best_streak})`, `Won ${r.won} of ${r.played}`];
+  return parts.map((part) => part.replaceAll(" ", "\u00a0")).join(" · "); // parts never break
+}
+
+// A short burst of colour behind the result; none for players who ask for less motion.
+function celebrate(box) {
+  box.replaceChildren();
+  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  for (let i = 0; i < 28; i++) {
+    const bit = document.createElement("i");
+    bit.style.setProperty("--a", `${(i * 360) / 28}deg`);
+    bit.style.setProperty("--h", `${(i * 47) % 360}`);
+    bit.style.setProperty("--d", `${80 + (i * 37) % 90}px`);
+    box.append(bit);
   }
 }
 

@@ -65,8 +65,8 @@ export const LOSS_TEXT = "The game in progress has moves in it: leaving it count
 // link shown to copy. `say(text)` tells the player which; `showLink(title, text, url)`
 // opens the dialog with the link. Returns what happened: "shared", "cancelled", "copied"
 // or "shown".
-export async function shareDeal({ say, showLink }) {
-  const { url, title, text } = ask("share", { page: location.href });
+export async function shareDeal({ say, showLink, result = false }) {
+  const { url, title, text } = ask("share", { page: location.href, result });
   if (navigator.share) {
     try {
       await navigator.share({ title, text, url });

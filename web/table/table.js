@@ -36,6 +36,7 @@ class App {
       finish: () => app.call("finish"),
       restart: () => app.call("restart"),
       newGame: (variant, seed) => app.call("new", { variant, seed }),
+      placeEnd: (dialog) => app.board.placeOverFelt(dialog),
       settings: (changes) => app.call("settings", changes),
       ask: (kind, data) => app.call(kind, data),
     });
