@@ -116,7 +116,7 @@ class Table:
             "play": self.do_play, "tap": self.do_tap, "foundation": self.do_foundation,
             "stock": self.do_stock, "undo": self.do_undo, "redo": self.do_redo,
             "restart": self.do_restart, "new": self.do_new, "settings": self.do_settings,
-            "finish": self.do_finish,
+            "finish": self.do_finish, "read": self.do_read,
             "hint": desk.hint, "hint_step": desk.hint_step, "watch": desk.watch,
             "stats": scores.stats, "stats_reset": scores.stats_reset,
             "stats_export": scores.stats_export, "stats_import": scores.stats_import,
@@ -462,8 +462,31 @@ class Table:
         words = []
         if after.get("cleared", 0) > before.get("cleared", 0):
             words.append("Sequence completed.")
+        for pid, cards in after["piles"].items():  # a face-down card that is face up now
+            was = before["piles"].get(pid, [])
+            top = len(cards) - 1
+            if cards and cards[-1].isupper() and top < len(was) and was[top].islower():
+                words.append(f"{self.card_words(cards[-1])} turned up.")
         words.append(self.status_words())
         return " ".join(w for w in words if w)
+
+    def do_read(self) -> Payload:
+        """The whole table in words, pile by pile, for a player who cannot see it."""
+        variant = self.game.variant
+        parts = []
+        for pid, cards in self.game.position()["piles"].items():
+            name = labels.pile_name(variant, pid)
+            down = sum(1 for c in cards if c.islower())
+            up = [self.card_words(c) for c in cards if c.isupper()]
+            if not cards:
+                parts.append(f"{name} empty")
+            elif pid == "stock":
+                parts.append(f"{name} {len(cards)} cards")
+            else:
+                shown = up[-1] if len(up) < 2 else f"{up[0]} down to {up[-1]}"
+                hidden = f"{down} face down" + (", then " if up else "") if down else ""
+                parts.append(f"{name}: {hidden}{shown if up else ''}")
+        return self.render("none", announce=". ".join(parts) + ".")
 
     def status_words(self) -> str:
         """"You won!" / "No moves left." / ""."""

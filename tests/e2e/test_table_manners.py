@@ -100,3 +100,16 @@ def test_every_index_in_a_sideways_row_shows_whole_tens_included(table):
     seen = table.page.evaluate(INDEX_CLEAR_JS)
     assert any(card.startswith("T") for card, _ in seen)
     assert [card for card, clear in seen if not clear] == []
+
+
+def test_number_keys_go_to_a_column_and_t_reads_the_table(table):
+    table.open("klondike", 7)
+    table.page.locator('[data-pile="t0"]').focus()
+    table.page.keyboard.press("3")
+    assert table.page.evaluate("document.activeElement.dataset.pile") == "t2"
+    table.page.keyboard.press("0")  # Klondike has seven columns: no tenth, focus stays
+    assert table.page.evaluate("document.activeElement.dataset.pile") == "t2"
+    table.page.keyboard.press("t")
+    table.page.wait_for_function(
+        "() => document.querySelector('#announce').textContent.startsWith('Column 1: ')")
+    assert "Stock 24 cards" in table.announced()

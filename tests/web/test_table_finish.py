@@ -1,6 +1,7 @@
 """Finishing a game won by force, through the table's controller (web/controller.py): a
 Finish when the rules say the rest needs no choice, taken back by one undo; the settings
-that go with it (auto-finish on by default; two-colour suits by default)."""
+that go with it (auto-finish on by default; two-colour suits by default); and the table
+in words for a player who cannot see it (the T key, and what turned up after a move)."""
 
 from __future__ import annotations
 
@@ -63,3 +64,15 @@ def test_auto_finish_is_on_and_suits_are_two_colour_by_default_and_both_are_kept
     t.handle("settings", {"autofinish": False, "four_colour": True})
     again = table(backend).start("")["settings"]
     assert again["autofinish"] is False and again["four_colour"] is True
+
+
+def test_the_table_read_in_words_and_a_card_turned_up_is_named():
+    t = table()
+    t.start("?game=klondike&deal=7")
+    read = t.handle("read")["announce"]
+    game = t.game.position()["piles"]
+    assert read.startswith("Column 1: ") and "Column 7: 6 face down, then " in read
+    assert f"Stock {len(game['stock'])} cards" in read and "Hearts foundation empty" in read
+    t.adopt(engine.from_position("klondike", {"t0": ["qh", "5S"], "t1": ["6H"]}))
+    words = t.handle("play", {"src": "t0", "dst": "t1"})["announce"]
+    assert words.startswith("Five of spades to column 2. Queen of hearts turned up.")

@@ -262,6 +262,15 @@ export class Input {
     }
   }
 
+  // Keys 1 to 9 and 0: straight to the tenth column (or row, or reserve) at most.
+  focusColumn(n) {
+    const roles = this.board.roles;
+    const own = (role) => Object.keys(roles).filter((id) => roles[id] === role);
+    const piles = own("tableau").length ? own("tableau") : own("reserve");
+    const el = piles[n] && this.board.piles.get(piles[n])?.el;
+    if (el) el.focus();
+  }
+
   focusPile(step) {
     const order = this.board.geom.nav.filter((id) => this.board.piles.get(id)?.el.tabIndex >= 0);
     const current = document.activeElement?.dataset?.pile;
@@ -291,6 +300,8 @@ export class Input {
     }
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     if (lower === "h") return this.ctx.hint();
+    if (lower === "t") return this.ctx.read();
+    if (/^[0-9]$/.test(key)) return this.focusColumn(key === "0" ? 9 : Number(key) - 1);
     if (lower === "u") return this.ctx.undo();
     if (lower === "r") return this.ctx.redo();
     if (key === "Escape") {

@@ -51,6 +51,7 @@ class App {
       undo: () => app.call("undo"),
       redo: () => app.call("redo"),
       hint: () => app.hint(),
+      read: () => app.call("read"),
       announce: (text) => text && app.ui.say(text, true),
     });
     this.settings = {};
