@@ -77,7 +77,7 @@ node_modules/.installed: package.json package-lock.json
 vendor: vendor/VERSIONS
 
 vendor/VERSIONS: node_modules/.installed tools/vendor.py tools/stdlib_pyc.mjs tools/pyc_zip.py \
-		tools/precompress.py tools/brotli.mjs package.json
+		tools/stdlib_cut.py tools/precompress.py tools/brotli.mjs package.json
 	$(PYTHON) tools/vendor.py
 
 # Playwright drives Debian's Chromium; it never downloads a browser of its own.

@@ -8,9 +8,11 @@ versions are checked against package.json so that a stale node_modules is caught
 It also writes vendor/pyodide/python_stdlib_compiled.zip: Pyodide's standard library
 compiled to .pyc by Pyodide's own Python, run in Node (tools/stdlib_pyc.mjs,
 tools/pyc_zip.py), which the page loads instead of python_stdlib.zip so that Python does
-not compile ~190 modules on every start (web/start/pyodide-loader.mjs). If that step fails the
-page uses python_stdlib.zip, only slower; a warning says so and VERSIONS leaves out its
-line, so that `--check` reports vendor/ as stale.
+not compile ~190 modules on every start (web/start/pyodide-loader.mjs). It holds only the
+modules the app imports to start, found by running that start in the same Python
+(tools/stdlib_cut.py); every other module is in python_stdlib_rest.zip, which the page
+mounts later. If that step fails the page uses python_stdlib.zip, only slower; a warning
+says so and VERSIONS leaves out its line, so that `--check` reports vendor/ as stale.
 
 Last, every compressible vendored file (the wasm, the scripts, the lock file) gets
 precompressed `.br` and `.gz` siblings (tools/precompress.py): tools/serve.py sends them as
@@ -30,8 +32,10 @@ import sys
 from pathlib import Path
 
 try:  # as tools.vendor or as a script (python tools/vendor.py)
+    from tools import stdlib_cut
     from tools.precompress import SUFFIXES, write_siblings
 except ImportError:  # pragma: no cover
+    import stdlib_cut  # type: ignore[no-redef]
     from precompress import SUFFIXES, write_siblings  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,6 +52,7 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 COMPILED_STDLIB = "python_stdlib_compiled.zip"
+REST_STDLIB = "python_stdlib_rest.zip"
 STDLIB_PYC = ROOT / "tools" / "stdlib_pyc.mjs"
 PACKAGES = {
     # npm package -> (source folder inside it, destination folder in vendor/)
@@ -79,28 +84,66 @@ def copy_pyscript(src: Path, dst: Path) -> None:
             shutil.copy(path, dst / path.name)
 
 
+def app_files() -> dict[str, str]:
+    """The app's Python packages as Python sees them (path there: path here): every file
+    of engine/ and every .py of web/ but the entry script, which needs a page."""
+    files = [p for p in (ROOT / "engine").rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"]
+    files += [p for p in (ROOT / "web").glob("*.py") if p.name != "main.py"]
+    return {p.relative_to(ROOT).as_posix(): str(p) for p in sorted(files)}
+
+
+def closure_spec() -> dict[str, object]:
+    """What tools/stdlib_pyc.mjs runs to find the start-up import closure."""
+    sources = [(ROOT / "web" / "main.py").read_text(), *stdlib_cut.pyscript_sources(ROOT)]
+    sys.path.insert(0, str(ROOT))
+    try:
+        from engine import VARIANTS
+    finally:
+        sys.path.remove(str(ROOT))
+    code = stdlib_cut.closure_code(stdlib_cut.imported_names(sources),
+                                   stdlib_cut.app_searches(VARIANTS))
+    return {"files": app_files(), "code": code}
+
+
 def compile_stdlib(pyodide: Path) -> bool:
-    """Write ``pyodide``/python_stdlib_compiled.zip with Node; False (and a warning) when
-    that fails, so the page falls back to python_stdlib.zip."""
+    """Write ``pyodide``/python_stdlib_compiled.zip (the start-up closure) and
+    python_stdlib_rest.zip with Node; False (and a warning) when that fails, so the page
+    falls back to python_stdlib.zip."""
     node = shutil.which("node")
     if node is None:
         print("vendor: warning: node is missing; no compiled standard library", file=sys.stderr)
         return False
     out = pyodide / COMPILED_STDLIB
-    run = subprocess.run([node, str(STDLIB_PYC), str(pyodide), str(out)],
-                         capture_output=True, text=True)
-    if run.returncode != 0 or not out.is_file():
+    spec, modules = pyodide / "closure-spec.json", pyodide / "closure.json"
+    try:
+        spec.write_text(json.dumps(closure_spec()))
+        run = subprocess.run([node, str(STDLIB_PYC), str(pyodide), str(out), str(spec),
+                              str(modules)], capture_output=True, text=True)
+        if run.returncode != 0 or not out.is_file() or not modules.is_file():
+            raise RuntimeError(run.stderr.strip())
+        core, rest = stdlib_cut.split_zip(out.read_bytes(), json.loads(modules.read_text()))
+        out.write_bytes(core)
+        (pyodide / REST_STDLIB).write_bytes(rest)
+    except Exception as error:  # noqa: BLE001 - any failure: the plain library
         out.unlink(missing_ok=True)
+        (pyodide / REST_STDLIB).unlink(missing_ok=True)
         print(f"vendor: warning: compiling the standard library failed; the page will use "
-              f"python_stdlib.zip\n{run.stderr.strip()}", file=sys.stderr)
+              f"python_stdlib.zip\n{error}", file=sys.stderr)
         return False
+    finally:
+        spec.unlink(missing_ok=True)
+        modules.unlink(missing_ok=True)
+    print(f"vendor: standard library cut: {len(core) / 2**20:.2f} MiB at start, "
+          f"{len(rest) / 2**20:.2f} MiB later")
     return True
 
 
 def stamp_text(wanted: dict[str, str], compiled: bool = True) -> str:
-    """What vendor/VERSIONS holds for these versions (with the compiled stdlib or not)."""
+    """What vendor/VERSIONS holds for these versions (with the compiled stdlib, cut in
+    two, or not)."""
     text = "".join(f"{name}@{version}\n" for name, version in sorted(wanted.items()))
-    return text + (f"pyodide/{COMPILED_STDLIB}\n" if compiled else "")
+    return text + (f"pyodide/{COMPILED_STDLIB}\npyodide/{REST_STDLIB}\n" if compiled else "")
 
 
 def main() -> int:

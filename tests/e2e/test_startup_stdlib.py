@@ -13,7 +13,7 @@ import pytest
 
 import engine
 from tests.e2e.conftest import ROOT, BrowserLog, watch, watch_page
-from tests.e2e.table_helpers import Log, TablePage
+from tests.e2e.table_helpers import Log, TablePage, first_move
 
 COMPILED = "/vendor/pyodide/python_stdlib_compiled.zip"
 PLAIN = "/vendor/pyodide/python_stdlib.zip"
@@ -97,3 +97,55 @@ def test_a_failed_download_of_the_compiled_library_is_tried_once_more(page, brow
     assert all("net::ERR_FAILED" in text for text in browser_log.console_errors), (
         browser_log.console_errors)
     browser_log.console_errors.clear()
+
+
+REST = "/vendor/pyodide/python_stdlib_rest.zip"
+REST_IN_BACKGROUND_JS = "window.__pyodideStart.rest === 'background'"
+
+
+@pytest.mark.parametrize("variant", engine.VARIANTS)
+def test_each_variant_starts_and_plays_on_the_cut_library(page, variant):
+    """The compiled zip holds only the start's import closure (tools/stdlib_cut.py): a
+    deal link of every variant opens, a move plays, and the rest of the library is
+    fetched once, in the background, after the table is ready (no import needed it
+    before)."""
+    paths = record_paths(page)
+    table = TablePage(page, Log())
+    game = table.open(variant, 3)
+    table.check(game)
+    move = first_move(game)
+    if move is None:  # only the stock moves (a Doublets deal may start so)
+        move = next(m for m in game.legal_moves() if m.src == "stock")
+        table.click_pile("stock")
+    else:
+        table.drag(move.src, table.count(move.src) - move.count, move.dst)
+    game.play(move)
+    table.check(game)
+    page.wait_for_function(REST_IN_BACKGROUND_JS)
+    start = page.evaluate("window.__pyodideStart")
+    assert start["stdlib"] == "compiled" and start["restWhen"] == "ready"
+    assert paths.count(REST) == 1
+
+
+def test_a_module_outside_the_cut_imports_before_and_after_the_background_mount(page):
+    """A module the start never imports is not in the compiled zip; importing it before
+    the rest is mounted downloads the rest at once (synchronously), and it works."""
+    paths = record_paths(page)
+    gate: list = []
+    page.route(f"**{REST}", lambda route: gate.append(route))  # the background download waits
+    table = TablePage(page, Log())
+    table.goto()
+    core = page.evaluate("""() => window.__pyodideStart.interpreter.runPython(
+        "import zipimport, sys\\n" +
+        "core = next(p for p in sys.path if p.endswith('.zip'))\\n" +
+        "zipimport.zipimporter(core).find_spec('fractions') is not None")""")
+    assert core is False
+    page.unroute(f"**{REST}")
+    result = page.evaluate("""() => window.__pyodideStart.interpreter.runPython(
+        "import fractions, email.message, encodings.cp437\\n" +
+        "str(fractions.Fraction(3, 6)) + ' ' + fractions.__file__")""")
+    assert result.startswith("1/2 /lib/python_stdlib_rest.zip/fractions.pyc")
+    assert page.evaluate("window.__pyodideStart.rest") == "sync"
+    assert paths.count(REST) >= 1
+    for route in gate:
+        route.continue_()

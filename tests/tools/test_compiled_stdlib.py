@@ -18,11 +18,13 @@ import pytest
 
 from tools import precache, vendor
 from tools.pyc_zip import HEADER_SIZE, UNCHECKED_HASH, compiled_zip, pyc_magic
+from tools.stdlib_cut import REST_INDEX
 
 ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "vendor" / "pyodide"
 PLAIN = PYODIDE / "python_stdlib.zip"
 COMPILED = PYODIDE / vendor.COMPILED_STDLIB
+REST = PYODIDE / vendor.REST_STDLIB
 
 needs_vendor = pytest.mark.skipif(not (ROOT / "vendor" / "VERSIONS").exists(),
                                   reason="vendor/ is not installed (make vendor)")
@@ -108,28 +110,41 @@ def test_the_precache_holds_one_standard_library_the_compiled_one_when_there(tmp
 
 @needs_vendor
 def test_vendoring_wrote_a_pyc_for_every_module_of_the_plain_zip():
+    """In one of the two zips the compiled library is cut into (tools/stdlib_cut.py)."""
     assert COMPILED.is_file(), "tools/vendor.py did not write the compiled standard library"
-    with zipfile.ZipFile(PLAIN) as plain, zipfile.ZipFile(COMPILED) as compiled:
+    with zipfile.ZipFile(PLAIN) as plain, zipfile.ZipFile(COMPILED) as compiled, \
+            zipfile.ZipFile(REST) as rest:
         sources = [name for name in plain.namelist() if name.endswith(".py")]
         others = [name for name in plain.namelist() if not name.endswith(".py")]
         assert len(sources) > 400
-        assert sorted(compiled.namelist()) == sorted([f"{name}c" for name in sources] + others)
-        magics = {pyc_magic(compiled.read(f"{name}c")) for name in sources}
+        files = [n for n in compiled.namelist() + rest.namelist() if not n.endswith("/")]
+        assert sorted(files) == sorted([f"{name}c" for name in sources] + [
+            n for n in others if not n.endswith("/")] + [REST_INDEX])
+        magics = {pyc_magic((compiled if f"{name}c" in compiled.namelist() else rest)
+                            .read(f"{name}c")) for name in sources}
     assert len(magics) == 1
 
 
-# Starts the vendored Pyodide on the compiled zip (argv: Pyodide's folder, the zip) and
-# prints what its Python says about that zip, as JSON.
+# Starts the vendored Pyodide on the compiled zip with the rest of the library on sys.path
+# (argv: Pyodide's folder, the zip, the rest) and prints what its Python says about both
+# zips, as JSON.
 PYODIDE_CHECK = r"""
-const [dir, zip] = process.argv.slice(1);
+import { readFileSync } from "node:fs";
+const [dir, zip, rest] = process.argv.slice(1);
 const { loadPyodide } = await import(`file://${dir}/pyodide.mjs`);
 const pyodide = await loadPyodide({ indexURL: `${dir}/`, stdLibURL: zip });
+pyodide.FS.writeFile("/lib/rest.zip", readFileSync(rest));
 console.log(pyodide.runPython(`
-import importlib.util, json, marshal, sys, zipfile
-archive = next(p for p in sys.path if p.endswith(".zip"))
+import sys
+sys.path.append("/lib/rest.zip")
+import encodings  # zipfile needs cp437, a codec of the rest (the page's finder does this)
+encodings.__path__.append("/lib/rest.zip/encodings")
+import importlib.util, json, marshal, zipfile
 CodeType = type(compile("", "", "exec"))
-with zipfile.ZipFile(archive) as z:
-    pycs = {n: z.read(n) for n in z.namelist() if n.endswith(".pyc")}
+pycs = {}
+for archive in (next(p for p in sys.path if p.endswith(".zip")), "/lib/rest.zip"):
+    with zipfile.ZipFile(archive) as z:
+        pycs.update({n: z.read(n) for n in z.namelist() if n.endswith(".pyc")})
 json.dumps({
     "magic": importlib.util.MAGIC_NUMBER.hex(),
     "pycs": len(pycs),
@@ -146,7 +161,7 @@ def test_pyodides_python_reads_every_pyc_with_its_own_magic():
     if shutil.which("node") is None:
         pytest.skip("node is missing")
     run = subprocess.run(["node", "--input-type=module", "-e", PYODIDE_CHECK, str(PYODIDE),
-                          str(COMPILED)], capture_output=True, text=True, timeout=180)
+                          str(COMPILED), str(REST)], capture_output=True, text=True, timeout=180)
     assert run.returncode == 0, run.stderr
     seen = json.loads(run.stdout.strip().splitlines()[-1])
     with zipfile.ZipFile(COMPILED) as compiled:

@@ -47,6 +47,9 @@ const STDLIB_URLS = {
   compiled: new URL("./python_stdlib_compiled.zip", INDEX_URL).href,
   plain: new URL("./python_stdlib.zip", INDEX_URL).href,
 };
+// The modules of the compiled library that a start does not import (tools/stdlib_cut.py).
+const REST_URL = new URL("./python_stdlib_rest.zip", INDEX_URL).href;
+const REST_PATH = "/lib/python_stdlib_rest.zip";
 const SCOPE_KEY = scopeKey(new URL("../../", import.meta.url).pathname);
 export const SNAPSHOT_CACHE = `pp-pyodide-snapshot-${SCOPE_KEY}`;
 // service-worker.js: PREFIX + scope key + "-" + version
@@ -64,6 +67,13 @@ const report = (globalThis.__pyodideStart = { snapshot: "none", app: null, stdli
 // Started now, while PyScript is still busy with its config.
 const stdlib = fetchStdlib();
 const appFiles = prefetchAppFiles();
+// A page the service worker serves has the rest of the standard library in its cache: read
+// at once (no network), it is mounted as soon as Python is up. (A synchronous request, the
+// finder's way below, is not served by a service worker in Chromium, so offline it would
+// fail.) Elsewhere it waits for the table, not to slow the first visit.
+const restEarly = navigator.serviceWorker?.controller
+  ? fetch(REST_URL).then((r) => (r.ok ? r.arrayBuffer() : null)).catch(() => null)
+  : null;
 
 // {kind, url}: the compiled standard library as a blob: URL (the response is read once
 // here, so Pyodide does not download it again), else the plain one's own URL.
@@ -134,6 +144,9 @@ export async function loadPyodide(options = {}) {
   const pyodide = await startPython(options);
   await pageScriptsRan();
   handOverAppFiles(await appFiles);
+  // For tests and the benchmark: the interpreter itself (not enumerable: the report
+  // stays plain JSON).
+  Object.defineProperty(report, "interpreter", { value: pyodide });
   return pyodide;
 }
 
@@ -194,7 +207,10 @@ async function startPython(options) {
   report.app = app;
   report.stdlib = lib.kind;
   try {
-    return await startWith({ ...options, indexURL: INDEX_URL, stdLibURL: lib.url }, app, lib.kind);
+    const pyodide = await startWith({ ...options, indexURL: INDEX_URL, stdLibURL: lib.url },
+      app, lib.kind);
+    if (lib.kind === "compiled") addRestOfStdlib(pyodide);
+    return pyodide;
   } finally {
     if (lib.url.startsWith("blob:")) URL.revokeObjectURL(lib.url);
   }
@@ -271,6 +287,96 @@ function whenReady(task) {
     }
   });
   observer.observe(root, { attributes: true, attributeFilter: ["data-app"] });
+}
+
+// The compiled library holds only what a start imports; the rest of it (a zip of its own)
+// is written into Python's file system in the background once the table is playable, or
+// at once, with a synchronous download, when Python imports one of its modules before
+// that (a finder at the end of sys.meta_path, asked only for modules no other finder
+// has; it knows the rest's module names from an index in the compiled zip).
+// report.rest: "early" (from the worker's cache), "background" or "sync", how it came
+// (absent while it has not come), and
+// report.restWhen: the page's data-app then ("ready" when it came after the first table).
+const REST_FINDER = `
+import sys
+from importlib.machinery import PathFinder
+
+
+class StdlibRestFinder:
+    """Finds a standard module in the rest of the library, mounting it first."""
+
+    names = None
+
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        if cls.names is None:
+            # zipimport, not zipfile: zipfile decodes names with a codec of the rest.
+            import zipimport
+            core = next(p for p in sys.path if p.endswith(".zip"))
+            index = zipimport.zipimporter(core).get_data("python_stdlib_rest.txt")
+            cls.names = frozenset(index.decode().split())
+        if fullname not in cls.names:
+            return None
+        import _pp_stdlib_rest
+        if not _pp_stdlib_rest.mount():
+            return None
+        package = fullname.rpartition(".")[0].replace(".", "/")
+        where = "${REST_PATH}" + ("/" + package if package else "")
+        return PathFinder.find_spec(fullname, [where])
+
+    @classmethod
+    def invalidate_caches(cls):
+        pass
+
+
+if not any(getattr(f, "__name__", "") == "StdlibRestFinder" for f in sys.meta_path):
+    sys.meta_path.append(StdlibRestFinder)
+`;
+
+function addRestOfStdlib(pyodide) {
+  let mounted = false;
+  const mount = (bytes, how) => {
+    if (mounted) return;
+    pyodide.FS.writeFile(REST_PATH, bytes);
+    mounted = true;
+    report.rest = how;
+    report.restWhen = document.documentElement.dataset.app; // "loading" or "ready"
+  };
+  const mountNow = () => {
+    if (mounted) return true;
+    try {
+      // A synchronous download: the import waits for it. Bytes come as a string of
+      // x-user-defined characters (a synchronous request of a page cannot ask for an
+      // ArrayBuffer).
+      const request = new XMLHttpRequest();
+      request.open("GET", REST_URL, false);
+      request.overrideMimeType("text/plain; charset=x-user-defined");
+      request.send();
+      if (request.status !== 200) return false;
+      const text = request.responseText;
+      const bytes = new Uint8Array(text.length);
+      for (let i = 0; i < text.length; i += 1) bytes[i] = text.charCodeAt(i) & 0xff;
+      mount(bytes, "sync");
+      return true;
+    } catch (error) {
+      console.warn("Pocket Patience: the rest of the standard library is not there:", error);
+      return false;
+    }
+  };
+  pyodide.registerJsModule("_pp_stdlib_rest", { mount: mountNow });
+  pyodide.runPython(REST_FINDER);
+  if (restEarly) {
+    restEarly.then((buffer) => buffer && mount(new Uint8Array(buffer), "early"));
+  }
+  whenReady(async () => {
+    if (mounted) return;
+    try {
+      const response = await fetch(REST_URL);
+      if (response.ok) mount(new Uint8Array(await response.arrayBuffer()), "background");
+    } catch {
+      /* an import will try once more, synchronously */
+    }
+  });
 }
 
 async function makeSnapshot(app, kind) {
