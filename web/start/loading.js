@@ -17,11 +17,37 @@ const STAGES = {
   "Loaded Pyodide": [90, "Starting the game…"],
 };
 
-function show(percent, text) {
+let text = "";
+
+function show(percent, words = text) {
   if (document.documentElement.dataset.app !== "loading") return;
   if (percent > bar.value) bar.value = percent;
-  stage.textContent = text;
+  text = words;
+  stage.textContent = words + amount();
 }
+
+// The runtime's bytes received so far (web/start/early.js counts them): " (1.2 of 4.3 MB)",
+// or " (1.2 MB)" while the whole is not known; nothing before the first byte.
+function amount() {
+  const { received = 0, total = null, pending = 1 } = window.ppBytes ?? {};
+  if (!received) return "";
+  const mb = (n) => (n / 1e6).toFixed(1);
+  return total && !pending ? ` (${mb(received)} of ${mb(total)} MB)` : ` (${mb(received)} MB)`;
+}
+
+// While the runtime downloads, the bar moves with its bytes, from 10% to 70%: by the
+// share received when the total is known, else on a curve that nears 70% as bytes come.
+let drawing = false;
+addEventListener("pp:bytes", () => {
+  if (drawing) return;
+  drawing = true;
+  requestAnimationFrame(() => {
+    drawing = false;
+    const { received, total, pending } = window.ppBytes;
+    const share = total && !pending ? received / total : received / (received + 4e6);
+    show(10 + 60 * Math.min(1, share));
+  });
+});
 
 function fail(message) {
   document.documentElement.dataset.app = "error";

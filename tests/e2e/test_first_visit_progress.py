@@ -1,0 +1,46 @@
+"""The loading screen shows real progress: the bytes of the runtime received so far
+(web/start/early.js counts the early downloads, web/start/loading.js draws them), on a
+throttled first visit. Counts values seen, no timing bound."""
+
+from __future__ import annotations
+
+import re
+
+from tests.e2e.conftest import READY_TIMEOUT_MS
+
+# Runs before the page's scripts: every value the bar and the stage text take until ready.
+RECORD_JS = """(() => {
+  window.__bar = []; window.__stage = [];
+  new MutationObserver(() => {
+    const bar = document.getElementById("loading-bar");
+    const stage = document.getElementById("loading-stage");
+    if (!bar || document.documentElement.dataset.app === "ready") return;
+    if (window.__bar.at(-1) !== bar.value) window.__bar.push(bar.value);
+    if (window.__stage.at(-1) !== stage.textContent) window.__stage.push(stage.textContent);
+  }).observe(document, { subtree: true, childList: true, attributes: true,
+                         characterData: true });
+})();"""
+
+
+def test_the_bar_moves_with_the_bytes_received_before_ready(context, page):
+    context.add_init_script(RECORD_JS)
+    session = context.new_cdp_session(page)
+    session.send("Network.enable")
+    # 40 Mbit/s: slow enough that many chunks arrive one by one.
+    session.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 20, "downloadThroughput": 5_000_000,
+        "uploadThroughput": 5_000_000})
+    page.goto("/")
+    page.wait_for_selector("html[data-app=ready]", state="attached", timeout=READY_TIMEOUT_MS)
+    bars = page.evaluate("window.__bar")
+    stages = page.evaluate("window.__stage")
+    received = page.evaluate("window.ppBytes")
+    # The bar only grows, and takes many values on the way (one per drawn frame of bytes).
+    assert bars == sorted(bars)
+    amounts = [float(m.group(1)) for text in stages
+               if (m := re.search(r"\((\d+\.\d) (?:of \d+\.\d )?MB\)", text))]
+    assert len(set(amounts)) >= 5, stages
+    assert amounts == sorted(amounts)
+    assert len({value for value in bars if 10 < value < 70}) >= 5, bars
+    # Every byte of both early downloads was counted (the wasm and the compiled library).
+    assert received["pending"] == 0 and received["received"] > 5_000_000
