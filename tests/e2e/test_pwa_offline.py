@@ -61,6 +61,11 @@ def test_offline_reload_gives_the_table_as_it_was(pwa_context, pwa_page):
     page.evaluate("window.ppTable.act('redo')")
     game.redo()
     assert page.evaluate(PILES_JS) == dom_view(game)
+    # A module outside the start's cut of the standard library comes from the precached
+    # rest of it, read from the cache as the page started (web/start/pyodide-loader.mjs).
+    assert page.evaluate("window.__pyodideStart.rest") == "early"
+    assert page.evaluate("""() => window.__pyodideStart.interpreter.runPython(
+        "import fractions\\nstr(fractions.Fraction(2, 4))")""") == "1/2"
     assert left == [], f"requests left the page while offline: {left}"
     cached = page.evaluate("""async () => {
         const names = await caches.keys();
@@ -68,6 +73,26 @@ def test_offline_reload_gives_the_table_as_it_was(pwa_context, pwa_page):
     }""")
     # One versioned cache, named by the app's folder and the content hash.
     assert cached == [precache.cache_name(precache.build_info()["version"], "/")]
+
+
+def test_the_first_complete_precache_says_ready_to_play_offline_once(pwa_page):
+    page = pwa_page
+    page.goto("/")
+    ready(page)
+    notice = page.locator('[data-notice="offline-ready"]')
+    notice.wait_for(state="attached", timeout=60_000)
+    assert notice.inner_text() == "Ready to play offline"
+    wait_controlled(page)
+    # Every listed file is in the cache by then.
+    assert page.evaluate("""async (n) => {
+        const names = (await caches.keys()).filter((k) => k.startsWith('pocket-patience-'));
+        return names.length === 1 && (await (await caches.open(names[0])).keys()).length >= n;
+    }""", len(precache.build_info()["files"]))
+    # A later start, served by the worker, does not say it again.
+    page.reload()
+    ready(page)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    assert page.locator('[data-notice="offline-ready"]').count() == 0
 
 
 def test_service_worker_precaches_with_a_content_hash_cache_name(pwa_page, base_url):

@@ -1,4 +1,5 @@
-// Offline support on the page side: registers the service worker and, when a new version
+// Offline support on the page side: registers the service worker, says "Ready to play
+// offline" once its first install has cached everything, and, when a new version
 // has installed in the background, shows a small "Update ready — Reload" notice. It never
 // reloads by itself: only the player's click does, and the game in progress is autosaved
 // after every action, so it is there again after the reload.
@@ -32,15 +33,32 @@ function showUpdate(worker) {
 
 let wanted = false;
 
+// The first install has finished: every file is cached, so the app starts with no
+// network from now on. Said once (a later install is an update, said as such above).
+function showOfflineReady() {
+  if (document.querySelector('[data-notice="offline-ready"]')) return;
+  const box = document.createElement("div");
+  box.className = "update-notice";
+  box.dataset.notice = "offline-ready";
+  box.setAttribute("role", "status");
+  box.textContent = "Ready to play offline";
+  document.body.append(box);
+  setTimeout(() => box.remove(), 6000);
+}
+
 function watch(registration) {
   if (!registration) return; // service workers blocked (some browser settings, tests)
   if (registration.waiting && sw.controller) showUpdate(registration.waiting);
+  // The page was not served by a worker when it registered: a first install.
+  const controlled = !!sw.controller;
   registration.addEventListener("updatefound", () => {
     const worker = registration.installing;
     if (!worker) return;
     worker.addEventListener("statechange", () => {
-      // With no controller this is the first install: nothing to update.
+      // With no controller this is the first install: nothing to update, but the app
+      // now works offline.
       if (worker.state === "installed" && sw.controller) showUpdate(worker);
+      if (worker.state === "activated" && !controlled) showOfflineReady();
     });
   });
   // An installed app can stay open for days: look for a new version when it comes back.
