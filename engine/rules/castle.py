@@ -1,4 +1,5 @@
-"""Beleaguered Castle (beleaguered-castle.txt): aces out, eight open rows, single cards only.
+"""Beleaguered Castle (docs/rules/beleaguered-castle.md): aces out, eight open rows,
+single cards only.
 
 Piles: rows ``t0..t7`` and foundations ``f0..f3`` (``f<i>`` holds suit ``i``: spades,
 hearts, diamonds, clubs, and starts with its Ace). The 48 other cards are shuffled

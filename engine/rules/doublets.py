@@ -1,4 +1,4 @@
-"""Doublets (doublets.txt): one foundation built by doubling, Kings dead, two redeals.
+"""Doublets (docs/rules/doublets.md): one foundation built by doubling, Kings dead, two redeals.
 
 Piles: reserve ``r0..r6`` (one card each), the single foundation ``f0``, ``stock`` and
 ``waste``. The deal takes cards from the top of the shuffled deck (the end of the

@@ -1,4 +1,4 @@
-"""A quick heuristic hint (spider-relaxed-and-play-controls.txt, "Hint") for every variant.
+"""A quick heuristic hint (docs/rules/play-controls.md §7) for every variant.
 
 ``hint(game)`` looks one move ahead and prefers, in this order:
 

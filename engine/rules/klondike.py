@@ -1,4 +1,5 @@
-"""Klondike (klondike.txt): draw one, unlimited recycles, cards may come back from foundations.
+"""Klondike (docs/rules/klondike.md): draw one, unlimited recycles, cards may come back from
+foundations.
 
 Piles: columns ``t0..t6``, foundations ``f0..f3``, ``stock``, ``waste``. Foundation
 ``f<i>`` holds suit ``i`` (spades, hearts, diamonds, clubs): a fixed suit per foundation

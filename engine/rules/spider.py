@@ -1,4 +1,4 @@
-"""Spider (spider.txt) and relaxed Spider (spider-relaxed-and-play-controls.txt).
+"""Spider (docs/rules/spider.md) and relaxed Spider (docs/rules/spider-relaxed.md).
 
 Ten columns ``t0..t9``, eight foundations ``f0..f7`` for cleared King-to-Ace
 sequences, and the ``stock``. The two games differ only in which groups move.
@@ -77,7 +77,8 @@ class SpiderRules(Rules):
         """Tableau moves (single cards, allowed groups, anything to an empty column), the deal."""
         piles = state.piles
         same_suit = not self.relaxed
-        # a face-down top keeps its DOWN bit, so it never equals rank + 1 (spider.txt 9, row 1)
+        # a face-down top keeps its DOWN bit, so it never equals rank + 1
+        # (docs/rules/spider.md §9 row 1)
         tops = [p[-1] & (RANK_MASK | DOWN) if p else 0 for p in piles[:COLUMNS]]
         out: list[Move] = []
         ids = self.pile_ids
