@@ -138,6 +138,7 @@ class App {
     if (payload.hint) this.showHint(payload.hint);
     this.input.afterRender();
     this.ui.render(payload);
+    window.ppPicture?.saveSoon(); // the picture a reload shows at once (web/start/picture.js)
     this.watch();
   }
 
