@@ -11,8 +11,8 @@ slot by slot, the talon's ranks in turning order (waste bottom to top, then stoc
 bottom: a redeal keeps that order), where the waste ends in it, and the redeals used.
 Suits play no part, so ranks are all a position holds. A position is left out when the
 same cards were met with an earlier split or fewer redeals used (turns, and a redeal,
-reach everything it can reach), and the search is best first on the turns made less a
-few for each card home.
+reach everything it can reach). Two orderings take turns: best first on the turns made
+less a few for each card home, and deepest first (the greedy line and its variants).
 """
 
 from __future__ import annotations
@@ -45,12 +45,15 @@ _BYTE = [bytes((i,)) for i in range(256)]
 REDEAL_TURNS = 20
 # in the score, a card brought to the foundation is worth this many turns
 CARD_TURNS = 6
+# the same, for the second ordering: deepest first, the fewest turns among equals
+DEEP_CARD_TURNS = 1000
 
 
 class DoubletsSpace(Space[Node]):
     """Doublets searched best first, one foundation card a step."""
 
     best_first = True
+    queues = 2
 
     def __init__(self, rules: DoubletsRules) -> None:
         super().__init__(rules)
@@ -77,7 +80,10 @@ class DoubletsSpace(Space[Node]):
 
     def score(self, node: Node, queue: int = 0) -> int:
         """The turns made so far (a redeal counts as :data:`REDEAL_TURNS`) less
-        :data:`CARD_TURNS` a card on the foundation: the passes are what runs out."""
+        :data:`CARD_TURNS` a card on the foundation (the passes are what runs out); for the
+        second ordering less :data:`DEEP_CARD_TURNS` a card: deepest first."""
+        if queue == 1:
+            return node[6] - DEEP_CARD_TURNS * node[0]
         return node[6] - CARD_TURNS * node[0]
 
     def is_won(self, node: Node) -> bool:
