@@ -57,7 +57,9 @@ def closure_code(imports: list[str], searches: list[str]) -> str:
     ``imports`` are tried one by one (a ``from a import b`` name that is not a module, or
     a module of another platform, simply fails); then the controller starts a table for
     each page query of ``searches``, as web/main.py does, so that the imports made inside
-    functions on the way to the first table count too.
+    functions on the way to the first table count too. ``imports`` hold the app's own
+    modules as well (the solver's, which a hint or the menu imports soon after the start),
+    so that what they import at their top comes in the first download too.
     """
     return f"""
 import importlib
@@ -71,6 +73,13 @@ from web.storage import Storage, scope_of
 for search in {searches!r}:
     Table(Storage(None, scope_of("/"))).start(search)
 """
+
+
+def module_names(paths: Iterable[str]) -> list[str]:
+    """The module names of the .py files among ``paths`` (``a/b.py`` -> ``a.b``,
+    ``a/__init__.py`` -> ``a``)."""
+    return sorted(p.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+                  for p in paths if p.endswith(".py"))
 
 
 def app_searches(variants: Iterable[str]) -> list[str]:

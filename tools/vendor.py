@@ -101,9 +101,11 @@ def closure_spec() -> dict[str, object]:
         from engine import VARIANTS
     finally:
         sys.path.remove(str(ROOT))
-    code = stdlib_cut.closure_code(stdlib_cut.imported_names(sources),
-                                   stdlib_cut.app_searches(VARIANTS))
-    return {"files": app_files(), "code": code}
+    files = app_files()
+    imports = stdlib_cut.imported_names(sources) + [
+        name for name in stdlib_cut.module_names(files) if name != "engine.__main__"]
+    code = stdlib_cut.closure_code(imports, stdlib_cut.app_searches(VARIANTS))
+    return {"files": files, "code": code}
 
 
 def compile_stdlib(pyodide: Path) -> bool:

@@ -228,9 +228,12 @@ class SolverDesk:
         self.table.settings["winnable"] = [v for v in engine.VARIANTS if v in chosen]
 
     def fields(self, payload: Payload, event: str) -> None:
-        """Render payload extras: the proven-lost flag; the winnable lists' sizes for menus."""
+        """Render payload extras: the proven-lost flag; the winnable lists' sizes for menus.
+
+        The sizes only come with "settings" (the menu asks once, as it first opens): they
+        need the solver's package and lists, which the first table does not."""
         payload["unwinnable"] = self.unwinnable
-        if event in ("start", "new", "settings"):
+        if event == "settings":
             payload["winnable_counts"] = self.winnable_counts()
 
 

@@ -54,6 +54,10 @@ def test_imported_names_are_every_absolute_import_but_the_apps_and_pyscripts():
         "a.b", "a.b.c", "json", "os.path", "urllib.parse", "urllib.parse.quote"]
 
 
+def test_module_names_of_the_apps_files():
+    assert stdlib_cut.module_names(["a/__init__.py", "a/b.py", "a/data/x.txt"]) == ["a", "a.b"]
+
+
 def test_the_searches_are_a_plain_start_and_a_link_of_each_variant():
     assert stdlib_cut.app_searches(["x", "y"]) == ["", "?game=x&deal=1", "?game=y&deal=1"]
 
@@ -64,6 +68,7 @@ def test_the_closure_runs_the_app_from_the_files_python_gets():
     assert any(p.startswith("engine/solver/data/") for p in spec["files"])
     compile(spec["code"], "closure", "exec")
     assert "?game=klondike&deal=1" in spec["code"]
+    assert "'engine.solver.klondike'" in spec["code"]  # the solver's imports count too
 
 
 @needs_vendor

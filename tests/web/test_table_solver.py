@@ -284,12 +284,20 @@ def test_winnable_only_draws_new_deals_from_the_list(shipped):
     assert again.start("")["seed"] in shipped["klondike"]
 
 
+def test_the_first_table_comes_without_the_winnable_counts(shipped):
+    """The counts need the solver's package and lists; the menu asks for them (settings)."""
+    table = make_table()
+    assert "winnable_counts" not in table.start("?game=klondike&deal=99")
+    assert table.handle("settings", {})["winnable_counts"]["klondike"] == 3
+
+
 def test_winnable_only_is_per_variant_and_off_without_a_list(shipped):
     table = make_table()
     table.start("?game=klondike&deal=99")
     table.handle("settings", {"winnable": {"klondike": True, "doublets": True}})
     assert table.settings["winnable"] == ["klondike", "doublets"]
-    assert table.handle("new", {"variant": "doublets"})["winnable_counts"]["doublets"] == 0
+    assert "winnable_counts" not in table.handle("new", {"variant": "doublets"})
+    assert table.handle("settings", {})["winnable_counts"]["doublets"] == 0
     seeds = {table.handle("new", {"variant": "doublets"})["seed"] for _ in range(5)}
     assert not seeds <= set(shipped["klondike"])  # random deals: no list for doublets
     table.handle("settings", {"winnable": {"klondike": False}})

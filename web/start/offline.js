@@ -98,6 +98,6 @@ if (sw) {
       if (root.dataset.app !== "loading") once();
     });
     observer.observe(root, { attributes: true, attributeFilter: ["data-app"] });
-    setTimeout(once, 15000);
+    setTimeout(once, 60000); // a start that hangs (not one that fails) still gets updates
   }
 }

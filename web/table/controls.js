@@ -200,6 +200,11 @@ export class Ui {
   }
 
   openMenu() {
+    // The winnable lists' sizes come with a settings answer; the first table has none.
+    if (!this.countsAsked) {
+      this.countsAsked = true;
+      this.h.settings({});
+    }
     const current = this.variant;
     for (const r of this.els.variants.querySelectorAll("input")) r.checked = r.value === current;
     this.els.deal.value = "";
