@@ -4,9 +4,20 @@ region, a loading screen with real progress, Share and Stats controls that answe
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 import engine
 from engine.rules.cards import parse_card
-from tests.e2e.table_helpers import _desk, _table, first_move  # noqa: F401 (fixtures)
+from tests.e2e.table_helpers import (  # noqa: F401 (fixtures)
+    _desk,
+    _table,
+    first_move,
+    make_session,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
 
 LABELS_JS = """() => [...document.querySelectorAll('[data-pile]')].map((p) => [
     p.dataset.pile, p.getAttribute('aria-label'),
@@ -106,3 +117,60 @@ def test_a_bad_link_says_why_and_keeps_the_game(table):
     page.wait_for_selector("#info[open]")
     table.close_dialogs()
     table.check(game)
+
+
+# axe-core (the npm package, a dev dependency) on the table and on every dialog: WCAG 2.x
+# A/AA and axe's best practices. It is injected inline, so its context bypasses the page's
+# Content-Security-Policy (every other test runs under it).
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+AXE_RUN_JS = """async (tags) => {
+    const found = await axe.run(document, {runOnly: {type: 'tag', values: tags}});
+    return found.violations.map((v) => [v.id, v.nodes.map((n) => n.target.join(' '))]);
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["laptop", "phone"])
+def test_axe_finds_no_violation_on_the_table_or_in_any_dialog(browser, base_url, size):
+    context, table = make_session(browser, base_url, bypass_csp=True,
+                                  viewport={"width": size[0], "height": size[1]})
+    page = table.page
+    found = {}
+
+    def check(name: str) -> None:
+        if not page.evaluate("() => !!window.axe"):
+            page.add_script_tag(path=str(AXE))
+        found[name] = page.evaluate(AXE_RUN_JS, AXE_TAGS)
+
+    try:
+        game = table.open("klondike", 7)
+        check("table")
+        page.click('[data-action="new"]')
+        check("new game menu")
+        page.keyboard.press("Escape")
+        move = first_move(game) or next(m for m in game.legal_moves())
+        table.act("play", src=move.src, dst=move.dst, count=move.count)
+        page.click('[data-action="new"]')
+        page.click('#menu [data-action="restart"]')
+        check("confirm")
+        page.click("#confirm [data-menu=cancel]")
+        page.click('[data-action="stats"]')
+        check("statistics")
+        page.click('[data-view="stats-reset"]')
+        check("leave question")
+        page.click('[data-view="leave-no"]')
+        page.click('[data-view="stats-close"]')
+        table.goto("?game=nope&deal=1")
+        page.locator("#info").wait_for()
+        check("info")
+        page.click("#info [data-menu=cancel]")
+        piles = {f"f{i}": [r + s for r in "A23456789TJQK"] for i, s in enumerate("SHDC")}
+        piles["f3"] = piles["f3"][:-1]
+        table.load(engine.from_position("beleaguered-castle", dict(piles, t0=["KC"])))
+        table.act("play", src="t0", dst="f3", count=1)
+        page.wait_for_selector("#end[open]")
+        check("end of game")
+        assert not table.log.problems, table.log.problems
+    finally:
+        context.close()
+    assert {name: v for name, v in found.items() if v} == {}
