@@ -293,13 +293,20 @@ class Table:
         ends = span[1:]
         return ends if self.game.move_count == ends[at] else None
 
+    def step_finish(self, at: int, step: Callable[[], bool]) -> bool:
+        """Undo (``at`` 1) or redo (``at`` 0) a whole finish when the cursor stands at that
+        end of the last one; False when it does not."""
+        span = self.finished_span(at)
+        if span is None:
+            return False
+        for _ in range(span[1] - span[0]):
+            step()
+        self.after_change()
+        return True
+
     def do_undo(self) -> Payload:
         """Take back the last move (a finish, all of it)."""
-        span = self.finished_span(1)
-        if span is not None:
-            for _ in range(span[1] - span[0]):
-                self.game.undo()
-            self.after_change()
+        if self.step_finish(1, self.game.undo):
             return self.render("undo", announce="Finish undone.")
         last = self.game.moves[-1] if self.game.can_undo else None
         if not self.game.undo():
@@ -310,11 +317,7 @@ class Table:
 
     def do_redo(self) -> Payload:
         """Play again the last undone move (a finish, all of it)."""
-        span = self.finished_span(0)
-        if span is not None:
-            for _ in range(span[1] - span[0]):
-                self.game.redo()
-            self.after_change()
+        if self.step_finish(0, self.game.redo):
             return self.render("redo", announce="Finish redone. " + self.status_words())
         if not self.game.redo():
             return self.render("none", announce="Nothing to redo.")

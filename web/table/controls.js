@@ -92,13 +92,9 @@ export class Ui {
         this.h.undo();
         break;
       case "redo":
-        this.h.redo();
-        break;
       case "hint":
-        this.h.hint();
-        break;
       case "finish":
-        this.h.finish();
+        this.h[action]();
         break;
       case "restart":
         this.els.menu.close();
