@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
+from engine.solver.winnable import attempt  # noqa: E402
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -35,26 +36,13 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered) + 0.5) - 1))]
 
 
-def solve_checked(variant: str, seed: int, budget_ms: float,
-                  max_nodes: int | None = None) -> engine.Solution:
-    """Solve deal ``seed`` of ``variant``; a won line is replayed with Game.play first."""
-    game = engine.new_game(variant, seed)
-    answer = engine.solve(game, budget_ms=budget_ms, max_nodes=max_nodes)
-    if answer.result == "won":
-        for move in answer.moves:
-            game.play(move)
-        if game.status != "won":
-            raise AssertionError(f"{variant} deal {seed}: the solution does not win")
-    return answer
-
-
 def bench(variant: str, deals: range, budget_ms: float, verbose: bool,
           max_nodes: int | None = None) -> dict[str, float]:
     """Solve every deal of ``deals``; the figures of one table row."""
     counts = {"won": 0, "lost": 0, "unknown": 0}
     times: list[float] = []
     for seed in deals:
-        answer = solve_checked(variant, seed, budget_ms, max_nodes)
+        answer = attempt(variant, seed, budget_ms, max_nodes)
         counts[answer.result] += 1
         times.append(answer.ms)
         if verbose:

@@ -18,7 +18,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.rules.cards import DOWN, RANKS, card_text
+from engine.rules.cards import DOWN, KING, RANKS, card_text, make_card
+from engine.rules.doublets import doubled
 from engine.rules.game import Game
 from engine.rules.moves import Move
 from engine.rules.state import State
@@ -286,3 +287,24 @@ def klondike_from(piles: dict[str, list[str]], rest: list[int], talon: int, cut:
             pile[-1] = pile[-1].lower()
         pile.append(card_text(card))
     return engine.from_position("klondike", piles)
+
+
+def doublets_position(rng: random.Random, low: int, high: int) -> Game:
+    """A Doublets position with ``low..high`` cards on the foundation, the talon cut
+    anywhere, any number of redeals used."""
+    deck = [make_card(r, s) for s in range(4) for r in range(1, KING + 1)]
+    rng.shuffle(deck)
+    rank = rng.randint(1, 12)
+    found = []
+    for _ in range(rng.randint(low, high)):
+        card = next(c for c in deck if c & 15 == rank)
+        deck.remove(card)
+        found.append(card_text(card))
+        rank = doubled(rank)
+    piles: dict[str, list[str]] = {"f0": found}
+    for i in range(7):
+        piles[f"r{i}"] = [card_text(deck.pop())]
+    cut = rng.randint(0, len(deck))
+    piles["waste"] = [card_text(c) for c in deck[:cut]]
+    piles["stock"] = [card_text(c | DOWN) for c in deck[cut:]]
+    return engine.from_position("doublets", piles, passes=rng.randint(0, 2))

@@ -8,32 +8,14 @@ from __future__ import annotations
 import random
 
 import engine
-from engine.rules.cards import DOWN, KING, card_text, make_card
-from engine.rules.doublets import TURN, doubled
-from engine.rules.game import Game
+from engine.rules.doublets import TURN
 from engine.solver.doublets import DoubletsSpace
-from tests.engine.helpers import brute_force, check_against_brute_force, replays_to_win
-
-
-def position(rng: random.Random, low: int, high: int) -> Game:
-    """A Doublets position with ``low..high`` cards on the foundation, the talon cut
-    anywhere, any number of redeals used."""
-    deck = [make_card(r, s) for s in range(4) for r in range(1, KING + 1)]
-    rng.shuffle(deck)
-    rank = rng.randint(1, 12)
-    found = []
-    for _ in range(rng.randint(low, high)):
-        card = next(c for c in deck if c & 15 == rank)
-        deck.remove(card)
-        found.append(card_text(card))
-        rank = doubled(rank)
-    piles: dict[str, list[str]] = {"f0": found}
-    for i in range(7):
-        piles[f"r{i}"] = [card_text(deck.pop())]
-    cut = rng.randint(0, len(deck))
-    piles["waste"] = [card_text(c) for c in deck[:cut]]
-    piles["stock"] = [card_text(c | DOWN) for c in deck[cut:]]
-    return engine.from_position("doublets", piles, passes=rng.randint(0, 2))
+from tests.engine.helpers import (
+    brute_force,
+    check_against_brute_force,
+    doublets_position,
+    replays_to_win,
+)
 
 
 def test_answers_agree_with_brute_force_on_positions_with_a_long_talon() -> None:
@@ -43,7 +25,7 @@ def test_answers_agree_with_brute_force_on_positions_with_a_long_talon() -> None
     tried = 0
     while len(outcomes) < 40 and tried < 400:
         tried += 1
-        expected = check_against_brute_force(position(rng, 30, 38), limit=200_000)
+        expected = check_against_brute_force(doublets_position(rng, 30, 38), limit=200_000)
         if expected is not None:
             outcomes.append(expected)
     assert len(outcomes) == 40
@@ -56,7 +38,7 @@ def test_every_first_play_of_the_real_rules_is_a_step_or_left_out_for_a_better_o
     earlier split or fewer redeals by another step: the steps cover every line."""
     rng = random.Random("doublets-steps")
     for _ in range(30):
-        game = position(rng, 20, 36)
+        game = doublets_position(rng, 20, 36)
         rules = game.rules
         space = DoubletsSpace(rules)
         _, root = space.settle(game.state)
@@ -76,7 +58,7 @@ def test_every_first_play_of_the_real_rules_is_a_step_or_left_out_for_a_better_o
                     _, child = space.settle(after)
                     size, _, reserve, talon, split, passes, _ = child
                     best = reached.get((bytes(sorted(reserve)), talon))
-                    assert best is not None and best <= (passes, split), game.position()
+                    assert best is not None and best <= (passes, split), game.doublets_position()
                 elif (after.piles, after.passes) not in seen:
                     seen.add((after.piles, after.passes))
                     todo.append(after)
@@ -93,7 +75,7 @@ def test_a_won_deal_replays_and_a_lost_position_is_proved() -> None:
     assert answer.result == "won" and replays_to_win(game, answer.moves)
     rng = random.Random("doublets-lost")
     while True:
-        game = position(rng, 34, 40)
+        game = doublets_position(rng, 34, 40)
         if brute_force(game) is False:
             break
     assert engine.solve(game, budget_ms=60_000).result == "lost"

@@ -23,8 +23,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.rules.cards import DOWN, KING, RANKS, SUITS, card_text, make_card
-from engine.rules.doublets import doubled
+from engine.rules.cards import KING, RANKS, SUITS, card_text, make_card
 from engine.rules.game import Game
 from engine.rules.variants import DEAL_MAX, DEAL_MIN
 from engine.solver.castle import CastleSpace
@@ -33,6 +32,7 @@ from engine.solver.winnable import find_winnable, winnable_deals, winnable_path
 from tests.engine.helpers import (
     brute_force,
     check_against_brute_force,
+    doublets_position,
     klondike_from,
     replays_to_win,
 )
@@ -170,23 +170,7 @@ def random_castle(rng: random.Random) -> Game:
 
 def random_doublets(rng: random.Random) -> Game:
     """A Doublets endgame: a long foundation, the other cards in reserve, stock, waste."""
-    deck = [make_card(r, s) for s in range(4) for r in range(1, KING + 1)]
-    rng.shuffle(deck)
-    length = rng.randint(34, 42)
-    rank = rng.randint(1, 12)
-    found = []
-    for _ in range(length):
-        card = next(c for c in deck if c & 15 == rank)
-        deck.remove(card)
-        found.append(card_text(card))
-        rank = doubled(rank)
-    piles: dict[str, list[str]] = {"f0": found}
-    for i in range(7):
-        piles[f"r{i}"] = [card_text(deck.pop())]
-    cut = rng.randint(0, len(deck))
-    piles["waste"] = [card_text(c) for c in deck[:cut]]
-    piles["stock"] = [card_text(c | DOWN) for c in deck[cut:]]
-    return engine.from_position("doublets", piles, passes=rng.randint(0, 2))
+    return doublets_position(rng, 34, 42)
 
 
 def random_spider(rng: random.Random) -> Game:
