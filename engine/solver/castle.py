@@ -1,4 +1,5 @@
-"""Solver hooks for Beleaguered Castle (beleaguered-castle.txt).
+"""Solver hooks for Beleaguered Castle (docs/rules/beleaguered-castle.md; the design and its
+proofs: docs/solver.md §9).
 
 Keys: the rows sorted (any card may enter an empty row and building ignores suits, so
 rows are interchangeable) and nothing else (the foundations hold exactly the cards
@@ -28,24 +29,11 @@ children, which the search has met already. Only duplicates are skipped: the pos
 the search expands are the same, found with less work.
 
 The search is best-first on a score that adds twice the number of steps from the root
-to an estimate of the work left: without that term the search dives into one corner of
-the positions and can spend hundreds of thousands of positions on it; with it, a long
-detour loses to a shorter line and the wins come far sooner (deals 1..200 decided within
-30,000 positions: 85.5 % before, 94 % with it; three times the steps is too much: 87.5 %).
-The score does not change which positions a complete search visits, so it cannot change
-a "lost".
-
-Three orderings take turns (see :mod:`engine.solver.search`): steps from the root weighed 2, 1
-and 1. Different weights win on different deals (alone, weight 2 wins deal 61 after
-114,000 positions and weight 1 after 17,000; deal 130 after 900 and 52,000), and the two
-of weight 1 are two searches, not one: each goes on only from the positions it found
-itself (the first starts from the best of the root's children, the second from the next
-one). They share the table of positions met, so a loss costs the same. Deals decided
-within 40,000 / 60,000 / 80,000 / 100,000 positions: 1..200: 191 / 192 / 193 / 194,
-201..600: 384 / 388 / 390 / 392; with two orderings (2 and 1) 191 / 191 / 192 / 194 and
-381 / 389 / 391 / 393, the same share, but the hardest deal of 1..200 decided within
-100,000 positions then took 99,191 (deal 9) and now 92,638 (deal 24, lost; deal 195 is
-won after 21,000 positions, deal 9 after 123,000).
+to an estimate of the work left, so a long detour loses to a shorter line (the score
+never changes which positions a complete search visits, so it cannot change a "lost").
+Three orderings take turns over one table of positions met (steps weighed 2, 1 and 1;
+see :mod:`engine.solver.search`): different weights win on different deals, and a loss
+costs the same. The measurements behind these choices: docs/solver.md §9.
 
 Each position links to its parent's key only; a won line's moves are found again from
 the keys (two steps from one position reach one key only when neither is a plain move,

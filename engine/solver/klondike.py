@@ -1,4 +1,5 @@
-"""Solver hooks for Klondike (klondike.txt): draw one, unlimited recycles, foundation returns.
+"""Solver hooks for Klondike (docs/rules/klondike.md; the design and its proofs: docs/solver.md
+§7): draw one, unlimited recycles, foundation returns.
 
 The talon. With one card turned at a time and unlimited recycles, every stock and
 waste card can be brought to the top of the waste by turning and recycling, which

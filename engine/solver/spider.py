@@ -1,4 +1,5 @@
-"""Solver hooks for Spider and relaxed Spider (spider.txt, spider-relaxed-and-play-controls.txt).
+"""Solver hooks for Spider and relaxed Spider (docs/rules/spider.md, docs/rules/spider-relaxed.md;
+the design and its proofs: docs/solver.md §8).
 
 The search runs on a compact :data:`Node`: the ten columns as bytes (one card a byte,
 the face-down bit kept), how many cards are left in the stock (the stock only ever
@@ -25,10 +26,8 @@ positions before earlier deals and tries other ways to reach the next one.
 Move order (it breaks ties between equal scores: the child pushed last is searched
 first): a move that clears a run, turns a card over or empties a column, then moves
 that join cards of one suit, and last the moves that only break a run apart or shuffle
-a run into an empty column; the deal before every tableau move. (The one- and two-suit
-games keep the weights and order they were tuned with, the reverse order, and no level
-cost: the level cost wins more two-suit deals within 30,000 positions but needs more
-positions for the easy ones, and the shipped lists were made without it.)
+a run into an empty column; the deal before every tableau move. The one- and two-suit games
+use the reverse order and no level cost (docs/solver.md §8 says why).
 
 The complete pass takes every legal move, so a "lost" answer is sound: the score and
 the order only decide which positions come first. The pruned pass (a guess, never used

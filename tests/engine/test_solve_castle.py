@@ -1,4 +1,4 @@
-"""The Beleaguered Castle solver's shortcuts (engine/solve_castle.py; docs/solver.md §9).
+"""The Beleaguered Castle solver's shortcuts (engine/solver/castle.py; docs/solver.md §9).
 
 Every rule that lets the solver skip positions -- the dead-position test, safe moves to
 the foundations, the pruned first pass -- is checked on small constructed positions whose

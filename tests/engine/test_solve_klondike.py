@@ -1,4 +1,4 @@
-"""The Klondike solver's shortcuts (engine/solve_klondike.py; docs/solver.md §7).
+"""The Klondike solver's shortcuts (engine/solver/klondike.py; docs/solver.md §7).
 
 Rules: docs/rules/klondike.md (§2: build down in alternating colours, only a King enters an
 empty column, one card turned at a time, foundations built up by suit; §4: unlimited recycles;

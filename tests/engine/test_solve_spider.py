@@ -1,5 +1,5 @@
-"""Spider's search space (engine/solve_spider.py, docs/solver.md §8; rules: docs/rules/spider.md and
-docs/rules/spider-relaxed.md).
+"""Spider's search space (engine/solver/spider.py, docs/solver.md §8; rules:
+docs/rules/spider.md and docs/rules/spider-relaxed.md).
 
 What is checked: the compact nodes the space searches follow the engine's own rules
 (every step's moves replay with SpiderRules.apply to the node's position, and the

@@ -1,4 +1,4 @@
-"""The solver (engine/solver.py, engine/solve_*.py; docs/solver.md).
+"""The solver (engine/solver/search.py and one space per game in engine/solver/; docs/solver.md).
 
 What is checked: a won answer's moves replay with Game.play to a win under the engine's
 own rules; a lost answer is right on small constructed positions, both hand-made ones
