@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.startup import CHROMIUM, CHROMIUM_ARGS, RECORDER, load, measure  # noqa: E402
+from bench.startup import CHROMIUM, CHROMIUM_ARGS, FIRST_CARD, RECORDER, load, measure  # noqa: E402,E501
 from tools.serve import start_server  # noqa: E402
 
 # name -> (download bytes/s, upload bytes/s, round-trip latency ms)
@@ -53,30 +53,6 @@ PROFILES = {
     "1.6 Mbps / 150 ms": (1_600_000 / 8, 750_000 / 8, 150),
 }
 
-# Marks "first card" in window.__startupMarks (bench/startup.py's RECORDER) at the frame
-# after a card element is first laid out and visible, whatever draws it (the table, or a
-# picture of the saved one).
-FIRST_CARD = """
-(() => {
-  let seen = false;
-  const check = () => {
-    if (seen) return;
-    for (const card of document.querySelectorAll("[data-card]")) {
-      const box = card.getBoundingClientRect();
-      if (box.width > 0 && box.height > 0 && card.checkVisibility({ visibilityProperty: true })) {
-        seen = true;
-        observer.disconnect();
-        requestAnimationFrame(() => {
-          if (window.__startupMarks) window.__startupMarks["first card"] ??= performance.now();
-        });
-        return;
-      }
-    }
-  };
-  const observer = new MutationObserver(check);
-  observer.observe(document, { childList: true, subtree: true, attributes: true });
-})();
-"""
 # How many of the listed files the fullest cache of the origin holds (by path); whatever
 # the service worker names its cache.
 CACHED_COUNT = """

@@ -141,6 +141,9 @@ async function dropSnapshot() {
 
 export async function loadPyodide(options = {}) {
   useEarlyWasm();
+  // The picture of the last table (web/start/picture.js) is painted before Python's
+  // start takes the main thread (restoring a snapshot is one long task).
+  if (document.documentElement.dataset.picture) await painted();
   const pyodide = await startPython(options);
   await pageScriptsRan();
   handOverAppFiles(await appFiles);
@@ -261,6 +264,10 @@ function useEarlyWasm() {
     Promise.resolve(source).then((response) => response.body?.cancel(), () => {});
     return { module, instance: await WebAssembly.instantiate(module, imports) };
   };
+}
+
+function painted() {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }
 
 // index.html runs PyScript before the table's script (web/table/table.js), so that Python starts
