@@ -86,7 +86,7 @@ def test_a_win_shows_the_result_over_no_pile_and_offers_the_next_deal(table, var
     table.page.wait_for_selector("#end[open]")
     assert table.text("#end-title") == "You won!"
     assert table.text("#end-text").startswith("1 move in 0:0")
-    assert "Streak " in table.text("#end-record")
+    assert "Streak 1 (best 1)" in table.text("#end-record").replace("\xa0", " ")
     assert "You won!" in table.announced()
     assert table.page.evaluate(COVERS_JS) == []
     assert table.page.evaluate("document.querySelector('#end-burst').children.length") == 0
