@@ -29,7 +29,6 @@ Budget (docs/architecture.md §8): at 10 Mbps / 100 ms, playable <= 4.5 s with <
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import statistics
@@ -44,8 +43,15 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.startup import CHROMIUM, CHROMIUM_ARGS, FIRST_CARD, RECORDER, load, measure  # noqa: E402,E501
-from tools.serve import start_server  # noqa: E402
+from bench.startup import (  # noqa: E402
+    FIRST_CARD,
+    RECORDER,
+    bench_arguments,
+    load,
+    measure,
+    serve_or_use,
+)
+from tools.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 # name -> (download bytes/s, upload bytes/s, round-trip latency ms)
 PROFILES = {
@@ -185,24 +191,14 @@ def table(results: dict[str, list[dict]]) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=2)
-    parser.add_argument("--url", help="bench this URL instead of serving the repository")
-    parser.add_argument("--query", default="?game=klondike&deal=7", help="appended to the URL")
+    parser = bench_arguments(__doc__.splitlines()[0], 2, "?game=klondike&deal=7")
     parser.add_argument("--no-compress", dest="compress", action="store_false",
                         help="serve every file as it is (no br/gzip)")
     parser.add_argument("--profile", choices=list(PROFILES), action="append",
                         help="only these network profiles (default: all)")
     parser.add_argument("--timeout", type=float, default=180.0, help="seconds per wait")
     args = parser.parse_args()
-
-    if not args.url and not (ROOT / "vendor" / "VERSIONS").exists():
-        raise SystemExit("vendor/ is missing: run `make vendor` first")
-    server = None
-    if args.url:
-        base = args.url.rstrip("/")
-    else:
-        server, base = start_server(ROOT, compress=args.compress)
+    server, base = serve_or_use(args.url, compress=args.compress)
     url = f"{base}/{args.query}"
     paths = precache_list(base)
     results: dict[str, list[dict]] = {}

@@ -39,13 +39,13 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import engine  # noqa: E402
+from tools.chromium import CHROMIUM  # noqa: E402
+from tools.chromium import CHROMIUM_ARGS as BROWSER_ARGS  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 from web.saves import GameSaves  # noqa: E402
 from web.storage import MemoryBackend, Storage  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--js-flags=--expose-gc"]
+CHROMIUM_ARGS = [*BROWSER_ARGS, "--js-flags=--expose-gc"]  # window.gc() for the heap figures
 # The JS heap after a full collection, and the size of Pyodide's wasm memory, in bytes.
 HEAP_JS = """() => {
   window.gc();

@@ -15,7 +15,6 @@ Budgets (docs/architecture.md §8): performance >= 75, best practices 100, acces
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -28,10 +27,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tools.serve import start_server  # noqa: E402
+from bench.startup import bench_arguments, serve_or_use  # noqa: E402
+from tools.chromium import CHROMIUM  # noqa: E402
 
 CLI = ROOT / "tools" / "lighthouse" / "node_modules" / "lighthouse" / "cli" / "index.js"
-CHROMIUM = "/usr/bin/chromium"
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu"
 # A busy machine sometimes makes Lighthouse give up on a DevTools call (a protocol
 # timeout); such a run is tried again.
@@ -102,10 +101,7 @@ def table(rows: list[dict[str, float | None]]) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--url", help="audit this URL instead of serving the repository")
-    parser.add_argument("--query", default="?game=klondike&deal=7", help="appended to the URL")
+    parser = bench_arguments(__doc__.splitlines()[0], 3, "?game=klondike&deal=7")
     parser.add_argument("--no-compress", dest="compress", action="store_false",
                         help="serve every file as it is (no br/gzip)")
     parser.add_argument("--keep", type=Path, help="keep the JSON reports in this folder")
@@ -115,11 +111,7 @@ def main() -> int:
         raise SystemExit("Lighthouse is not installed: run `make lighthouse`")
     if shutil.which("node") is None:
         raise SystemExit("node is missing")
-    server = None
-    if args.url:
-        base = args.url.rstrip("/")
-    else:
-        server, base = start_server(ROOT, compress=args.compress)
+    server, base = serve_or_use(args.url, compress=args.compress)
     url = f"{base}/{args.query}"
     version = json.loads((CLI.parent.parent / "package.json").read_text())["version"]
     print(f"Lighthouse {version}, mobile defaults, {url}, {args.runs} runs, "

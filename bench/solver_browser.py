@@ -33,12 +33,10 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import engine  # noqa: E402
-from bench.solver import percentile, solve_checked  # noqa: E402
+from bench.solver import percentile  # noqa: E402
+from engine.solver.winnable import attempt  # noqa: E402
+from tools.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tools.serve import start_server  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
 
 # Start Pyodide from vendor/ and write the engine's modules into its file system.
 START_JS = """async (files) => {
@@ -71,7 +69,7 @@ SOLVE_JS = "([variant, seed, budget]) => JSON.parse(window.benchSolve(variant, s
 
 def solve_here(variant: str, seed: int, budget_ms: float) -> tuple[str, float, int]:
     """The same solve in CPython (won lines replayed)."""
-    answer = solve_checked(variant, seed, budget_ms)
+    answer = attempt(variant, seed, budget_ms, None)
     return answer.result, answer.ms, answer.nodes
 
 

@@ -39,16 +39,8 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from tools.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tools.serve import start_server  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 # Records, relative to the navigation start, PyScript's progress events, the moment
 # Pyodide's wasm is compiled and instantiated, the marks web/main.py sets (pp:main when it
@@ -215,24 +207,35 @@ def load() -> str:
         return "unknown"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description="Measure start-up to a playable table.")
-    parser.add_argument("--runs", type=int, default=5)
+def bench_arguments(description: str, runs: int, query: str) -> argparse.ArgumentParser:
+    """The options every page benchmark takes: --runs, --url (else the repository is
+    served), --query (the deal to open)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--runs", type=int, default=runs)
     parser.add_argument("--url", help="bench this URL instead of serving the repository")
-    parser.add_argument("--query", default="?game=spider-1&deal=1", help="appended to the URL")
+    parser.add_argument("--query", default=query, help="appended to the URL")
+    return parser
+
+
+def serve_or_use(url: str | None, **serve_options) -> tuple[object | None, str]:
+    """(server, base URL): ``url`` as given, else the repository served on a free port
+    (tools/serve.py; stop the server when done)."""
+    if url:
+        return None, url.rstrip("/")
+    if not (ROOT / "vendor" / "VERSIONS").exists():
+        raise SystemExit("vendor/ is missing: run `make vendor` first")
+    return start_server(ROOT, **serve_options)
+
+
+def main() -> int:
+    parser = bench_arguments("Measure start-up to a playable table.", 5,
+                             "?game=spider-1&deal=1")
     parser.add_argument("--stages", action="store_true", help="also print start-up stages")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per load")
     parser.add_argument("--offline-runs", type=int, default=5,
                         help="offline reloads of the installed app (0: skip)")
     args = parser.parse_args()
-
-    if not args.url and not (ROOT / "vendor" / "VERSIONS").exists():
-        raise SystemExit("vendor/ is missing: run `make vendor` first")
-    server = None
-    if args.url:
-        base = args.url.rstrip("/")
-    else:
-        server, base = start_server(ROOT)
+    server, base = serve_or_use(args.url)
     url = f"{base}/{args.query}"
 
     first, reload, offline, installed = [], [], [], []

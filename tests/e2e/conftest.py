@@ -32,14 +32,13 @@ from pathlib import Path
 
 import pytest
 
+from tools.chromium import CHROMIUM as BROWSER
+from tools.chromium import CHROMIUM_ARGS as BROWSER_ARGS
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(BROWSER)
 CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
+    *BROWSER_ARGS,
     # Belt and braces: no host but the test server resolves, even without routing.
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 ]

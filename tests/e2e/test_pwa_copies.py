@@ -12,7 +12,7 @@ import pytest
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, BrowserLog, watch, watch_page
 from tests.e2e.test_pwa_offline import ready, wait_controlled
-from tests.e2e.test_pwa_snapshot import SNAPSHOT_TIMEOUT_MS
+from tests.e2e.test_pwa_snapshot import install
 from tools import precache
 from tools.build_dist import build
 from tools.serve import start_server
@@ -51,19 +51,6 @@ def open_page(context, log: BrowserLog):
     page = context.pages[0] if context.pages else context.new_page()
     watch_page(page, log)
     return page
-
-
-def install(page, path: str) -> None:
-    """Visit, wait until the service worker controls the page (its precache is complete
-    then), reload once so that the Python snapshot is made, and wait for it."""
-    page.goto(path)
-    ready(page)
-    wait_controlled(page)
-    page.reload()
-    ready(page)
-    page.wait_for_function("() => document.documentElement.dataset.snapshot",
-                           timeout=SNAPSHOT_TIMEOUT_MS)
-    assert page.evaluate("document.documentElement.dataset.snapshot") == "saved"
 
 
 def expected_caches(site: dict) -> list[str]:
