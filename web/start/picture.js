@@ -16,12 +16,11 @@
 // Built with createElement and CSSOM (never innerHTML), so the page's
 // Content-Security-Policy, which forbids inline style attributes, holds.
 
-const SCOPE = (() => {
-  const path = location.pathname;
-  return path.slice(0, path.lastIndexOf("/") + 1) || "/";
-})();
-const HEAD_KEY = `pp:v1:${SCOPE}game`;
-const PICTURE_KEY = `pp:v1:${SCOPE}picture`;
+// Every localStorage key of this copy of the app starts so (web/storage.py: the app's
+// folder scopes them).
+export const STORAGE_PREFIX = `pp:v1:${new URL("./", location.href).pathname}`;
+const HEAD_KEY = `${STORAGE_PREFIX}game`;
+const PICTURE_KEY = `${STORAGE_PREFIX}picture`;
 const QUIET_MS = 400;
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -77,10 +76,15 @@ function build(data) {
   return el;
 }
 
+// The saved game's key when the table last drew: a tab that another tab has moved past
+// since (it will follow at its next intent) must not save its old table under the new key.
+let drawn = null;
+
 function save() {
   const app = document.getElementById("app");
   const key = headKey();
-  if (!app || !key || document.documentElement.dataset.app !== "ready") return;
+  if (!app || !key || !drawn || !sameKey(key, drawn)) return;
+  if (document.documentElement.dataset.app !== "ready") return;
   try {
     localStorage.setItem(PICTURE_KEY, JSON.stringify({
       ...key, width: innerWidth, height: innerHeight, app: capture(app),
@@ -92,12 +96,14 @@ function save() {
 }
 
 let timer = 0;
-function saveSoon() {
+// Called by the table after each render (the autosave head is already written then).
+export function saveSoon() {
+  drawn = headKey();
   clearTimeout(timer);
   timer = setTimeout(save, QUIET_MS);
 }
 
-window.ppPicture = { saveSoon };
+window.ppPicture = { saveSoon }; // also tells the tests that this script has run
 addEventListener("visibilitychange", () => {
   if (document.visibilityState === "hidden") {
     clearTimeout(timer);

@@ -13,6 +13,7 @@
 // solver look for a proof that the position is lost. A move made meanwhile changes the
 // position, which drops the search in the controller (the next step answers so).
 
+import { saveSoon, STORAGE_PREFIX } from "../start/picture.js";
 import { Board } from "./board.js";
 import { setCardNames } from "./cards.js";
 import { Input } from "./input.js";
@@ -69,11 +70,12 @@ class App {
     document.addEventListener("visibilitychange", () => {
       this.call("visibility", { hidden: document.visibilityState === "hidden" });
     });
-    // Another tab of this copy of the app saved the game or the statistics: follow it at
-    // once while this page is on screen (a hidden page follows when it is shown again).
-    const ours = `pp:v1:${new URL("./", location.href).pathname}`;
+    // Another tab of this copy of the app saved the game (its head is written last) or the
+    // statistics: follow it at once while this page is on screen (a hidden page follows
+    // when it is shown again). Other keys (the table's picture above all) change nothing.
+    const followed = ["game", "stats"].map((name) => STORAGE_PREFIX + name);
     addEventListener("storage", (event) => {
-      if (event.key !== null && !event.key.startsWith(ours)) return;
+      if (event.key !== null && !followed.includes(event.key)) return;
       if (document.visibilityState === "visible" && !this.input.active) this.call("sync");
     });
     document.documentElement.dataset.app = "ready";
@@ -138,7 +140,7 @@ class App {
     if (payload.hint) this.showHint(payload.hint);
     this.input.afterRender();
     this.ui.render(payload);
-    window.ppPicture?.saveSoon(); // the picture a reload shows at once (web/start/picture.js)
+    saveSoon(); // the picture a reload shows at once (web/start/picture.js)
     this.watch();
   }
 
