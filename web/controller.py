@@ -157,7 +157,8 @@ class Table:
         elif saved is not None:
             self.resume(saved)
         else:
-            self.open(self.settings["variant"], self.desk.draw_seed(self.settings["variant"]))
+            self.open(self.settings["variant"],
+                      self.desk.draw_seed(self.settings["variant"], check=False))
         return self.render("start", announce=f"{labels.title(self.game.variant)}, deal "
                                               f"{self.game.seed}.")
 

@@ -456,3 +456,24 @@ def test_no_watch_search_on_the_winning_line_being_followed(counting):
     assert watch(table) == {"event": "watch", "done": True, "verdict": "won",
                             "unwinnable": False}
     assert counting.started == 1  # the hint's search only
+
+
+def test_a_random_new_deal_passes_over_one_proved_lost_from_the_start() -> None:
+    """New game with no deal number: a deal a short search proves lost is not dealt."""
+    table = make_table()
+    table.desk.opening_check_ms = 60_000.0  # bounded by positions, as the page's is
+    seeds = iter([25, 2, 3])  # Castle: 25 has no move at all, 2 is lost in 15 positions
+    table.random_seed = lambda: next(seeds)
+    for seed in (25, 2):
+        assert engine.solve(engine.new_game("beleaguered-castle", seed), 60_000.0,
+                            2_000).result == "lost"
+    payload = table.handle("new", {"variant": "beleaguered-castle"})
+    assert payload["seed"] == table.game.seed == 3
+    assert engine.solve(table.game, 60_000.0, 2_000).result == "won"
+
+
+def test_a_chosen_deal_is_dealt_even_when_it_is_lost() -> None:
+    """A deal asked for by number (a link, the menu) is the player's choice: dealt as is."""
+    table = make_table()
+    payload = table.handle("new", {"variant": "beleaguered-castle", "seed": 25})
+    assert payload["seed"] == table.game.seed == 25
