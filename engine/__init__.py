@@ -13,6 +13,7 @@ Runs unchanged in CPython and in Pyodide. The public API::
     engine.Solver(game).step(ms=30)          # the same, in slices (browser)
     engine.winnable_deals("klondike")        # deal numbers proved winnable
     engine.finish_moves(game)                # the rest, when the rules say it is won by force
+    engine.safe_moves(game)                  # cards no line of play needs out: home, in turn
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .rules.finish import finish_moves
 from .rules.game import Game, from_position, new_game, parse_move, replay
 from .rules.hint import hint
 from .rules.moves import IllegalMove, Move
+from .rules.safe import safe_moves
 from .rules.variants import VARIANTS
 
 if TYPE_CHECKING:
@@ -56,6 +58,7 @@ __all__ = [
     "parse_card",
     "parse_move",
     "replay",
+    "safe_moves",
     "solve",
     "winnable_deals",
 ]

@@ -31,7 +31,7 @@ from web.desk import SolverDesk
 from web.saves import GameSaves, Saved
 from web.scores import Scores
 from web.stats import StatsBook
-from web.storage import Notice, Storage
+from web.storage import FLAGS, SPEEDS, TAP_MODES, Notice, Storage
 
 Payload = dict[str, Any]
 # Intents that never act on the game in play: they do not wait to follow another tab.
@@ -107,8 +107,9 @@ class Table:
         self.stats = StatsBook(storage, engine.VARIANTS)
         self.recorded = False  # the current game's result is in the statistics
         self.pending_link: share.Link | None = None  # a link to open once the player agrees
-        # (game id, cursor before, cursor after) of the last finish: one undo takes it back
-        self.finish_span: tuple[str, int, int] | None = None
+        # (cursor before, cursor after) of each run of moves one undo takes back whole (a
+        # finish; a move and the safe cards that went home after it), in the game in play
+        self.spans: list[tuple[int, int, str]] = []
         self.scores = Scores(self)
         desk, scores = self.desk, self.scores
         self.intents: dict[str, Callable[..., Payload]] = {
@@ -189,6 +190,7 @@ class Table:
         """Make ``game`` the one on the table, with its clock (a resumed game's time goes on)."""
         self.game = game
         self.game_id = game_id or self.new_id()
+        self.spans = []
         self.desk.game_replaced()
         self.recorded = recorded
         self.pending_link = None
@@ -279,36 +281,40 @@ class Table:
             return self.render("illegal", announce="The cards cannot all go home by "
                                                    "themselves yet.")
         start = self.game.move_count
-        for move in moves:
-            self.game.play(move)
-        self.finish_span = (self.game_id, start, self.game.move_count)
+        self.play_span(start, moves, "Finish")
         self.clock.update(started=True)
         self.after_change()
         return self.render("finish", announce="Every card goes home. " + self.status_words())
 
-    def finished_span(self, at: int) -> tuple[int, int] | None:
-        """The (start, end) of the last finish when the cursor is at its ``at`` end."""
-        span = self.finish_span
-        if span is None or span[0] != self.game_id:
-            return None
-        ends = span[1:]
-        return ends if self.game.move_count == ends[at] else None
+    def play_span(self, start: int, moves: list[engine.Move], kind: str) -> None:
+        """Play ``moves`` (engine moves, legal in turn) and make one span, called ``kind``
+        ("Finish", "Move"), of them and of whatever was played since the cursor stood at
+        ``start``."""
+        for move in moves:
+            self.game.play(move)
+        end = self.game.move_count
+        self.spans = [s for s in self.spans if s[1] <= start]  # the old redo line is gone
+        if end - start > 1:
+            self.spans.append((start, end, kind))
 
-    def step_finish(self, at: int, step: Callable[[], bool]) -> bool:
-        """Undo (``at`` 1) or redo (``at`` 0) a whole finish when the cursor stands at that
-        end of the last one; False when it does not."""
-        span = self.finished_span(at)
+    def step_span(self, at: int, step: Callable[[], bool]) -> str | None:
+        """Undo (``at`` 1) or redo (``at`` 0) a whole span when the cursor stands at that
+        end of one; its kind, or None when the cursor stands at no such end."""
+        cursor = self.game.move_count
+        span = next((s for s in self.spans if s[at] == cursor), None)
         if span is None:
-            return False
+            return None
         for _ in range(span[1] - span[0]):
             step()
         self.after_change()
-        return True
+        return span[2]
 
     def do_undo(self) -> Payload:
-        """Take back the last move (a finish, all of it)."""
-        if self.step_finish(1, self.game.undo):
-            return self.render("undo", announce="Finish undone.")
+        """Take back the last move (a finish, or a move with the safe cards that went home
+        after it: all of it)."""
+        kind = self.step_span(1, self.game.undo)
+        if kind is not None:
+            return self.render("undo", announce=f"{kind} undone.")
         last = self.game.moves[-1] if self.game.can_undo else None
         if not self.game.undo():
             return self.render("none", announce="Nothing to undo.")
@@ -317,9 +323,11 @@ class Table:
         return self.render("undo", back, announce="Move undone.")
 
     def do_redo(self) -> Payload:
-        """Play again the last undone move (a finish, all of it)."""
-        if self.step_finish(0, self.game.redo):
-            return self.render("redo", announce="Finish redone. " + self.status_words())
+        """Play again the last undone move (a finish, or a move and its safe cards home:
+        all of it)."""
+        kind = self.step_span(0, self.game.redo)
+        if kind is not None:
+            return self.render("redo", announce=f"{kind} redone. " + self.status_words())
         if not self.game.redo():
             return self.render("none", announce="Nothing to redo.")
         self.after_change()
@@ -348,10 +356,13 @@ class Table:
         return self.render("none")
 
     def do_settings(self, **changes: Any) -> Payload:
-        """Change settings (tap mode, four-colour deck, winnable deals only per variant)."""
-        if changes.get("tap") in ("auto", "select"):
+        """Change settings (tap mode, animation speed, the on/off ones of web/storage.py,
+        winnable deals only per variant); a value of the wrong kind is ignored."""
+        if changes.get("tap") in TAP_MODES:
             self.settings["tap"] = changes["tap"]
-        for flag in ("four_colour", "autofinish"):
+        if changes.get("speed") in SPEEDS:
+            self.settings["speed"] = changes["speed"]
+        for flag in FLAGS:
             if isinstance(changes.get(flag), bool):
                 self.settings[flag] = changes[flag]
         if "winnable" in changes:
@@ -362,18 +373,37 @@ class Table:
     # -- helpers --------------------------------------------------------------------------
 
     def play(self, move: engine.Move) -> Payload:
-        """Play ``move`` if the engine allows it; the payload says what happened."""
+        """Play ``move`` if the engine allows it, then (with the setting on) the safe cards
+        home; the payload says what happened, and one undo takes it all back."""
         game = self.game
         before = game.position()
+        start = game.move_count
         try:
             game.play(move)
         except engine.IllegalMove:
             return self.render("illegal", announce="That move is not allowed.")
-        self.finish_span = None  # a new line of play: the redo line of a finish is gone
+        words = self.describe(move, before) + ". " + self.consequences(before, status=False)
+        auto = engine.safe_moves(game) if self.settings["auto_move"] else []
+        moved = game.position() if auto else before
+        self.play_span(start, auto, "Move")  # (a new line of play: later spans are gone)
+        if auto:
+            words += " " + self.went_home(moved, auto) + " " + self.consequences(moved)
+        else:
+            words += " " + self.status_words()
         self.clock.update(started=True)
         self.after_change()
-        words = self.describe(move, before) + ". " + self.consequences(before)
-        return self.render("move", move, announce=words.strip())
+        return self.render("move", move, announce=" ".join(words.split()))
+
+    def went_home(self, before: Payload, moves: list[engine.Move]) -> str:
+        """The safe cards that went home by themselves, in words."""
+        piles = {pid: list(cards) for pid, cards in before["piles"].items()}
+        names = []
+        for move in moves:  # (a card below one that went home may have been face down)
+            card = piles[move.src].pop().upper()
+            piles[move.dst].append(card)
+            names.append(self.card_words(card))
+        return "Home by themselves: " + ", ".join(names) + "." if len(names) > 1 \
+            else f"{names[0]} goes home by itself."
 
     def after_change(self) -> None:
         """Keep the clock, the autosave and the solver in step with the game."""
@@ -460,8 +490,9 @@ class Table:
             what = f"{move.count} cards from {what}"
         return f"{what} to {labels.pile_name(variant, move.dst).lower()}"
 
-    def consequences(self, before: Payload) -> str:
-        """What happened on its own after a move: clears, flips, win or loss."""
+    def consequences(self, before: Payload, status: bool = True) -> str:
+        """What happened on its own after a move: clears, flips, win or loss (unless
+        ``status`` is False)."""
         after = self.game.position()
         words = []
         if after.get("cleared", 0) > before.get("cleared", 0):
@@ -471,7 +502,8 @@ class Table:
             top = len(cards) - 1
             if cards and cards[-1].isupper() and top < len(was) and was[top].islower():
                 words.append(f"{self.card_words(cards[-1])} turned up.")
-        words.append(self.status_words())
+        if status:
+            words.append(self.status_words())
         return " ".join(w for w in words if w)
 
     def do_read(self) -> Payload:

@@ -30,6 +30,8 @@ to list its keys): the browser's localStorage (web/main.py) or :class:`MemoryBac
 
 Keys (besides "schema"):
     settings   {"variant": str, "tap": "auto" | "select", "four_colour": bool,
+                "large_print": bool, "dark": bool, "left_handed": bool,
+                "speed": "off" | "slow" | "normal" | "fast", "auto_move": bool,
                 "autofinish": bool, "winnable": [variant, ...]}
     game, game.<n>   the game in progress (web/saves.py)
     stats      {"variants": {variant: {...}}, "games": [...], "epoch": str} (web/stats.py)
@@ -58,9 +60,15 @@ DAMAGED_CHARS = 1_500_000  # and characters in all (localStorage holds about 5 m
 VALUE_CHARS = 1_000_000  # the largest value read as JSON
 
 # Two-colour suits by default: four colours fight Klondike's red-on-black building rule.
+# Cards move home by themselves only when the player asks: moves one did not make confuse.
 DEFAULT_SETTINGS: dict[str, Any] = {"variant": "spider-1", "tap": "auto", "four_colour": False,
-                                    "autofinish": True, "winnable": ()}
+                                    "large_print": False, "dark": False, "left_handed": False,
+                                    "speed": "normal", "auto_move": False, "autofinish": True,
+                                    "winnable": ()}
 TAP_MODES = ("auto", "select")
+SPEEDS = ("off", "slow", "normal", "fast")
+# The settings that are on or off: the page shows each as a checkbox.
+FLAGS = ("four_colour", "large_print", "dark", "left_handed", "auto_move", "autofinish")
 
 # What each stored value is called when the player is told about it.
 NAMES = {SETTINGS: "settings", GAME: "saved game", STATS: "statistics"}
@@ -352,10 +360,10 @@ class Storage:
         out = dict(DEFAULT_SETTINGS)
         wrong = []
         if isinstance(saved, dict):
-            checks = {"variant": lambda v: v in variants, "tap": lambda v: v in TAP_MODES,
-                      "four_colour": lambda v: isinstance(v, bool),
-                      "autofinish": lambda v: isinstance(v, bool),
-                      "winnable": lambda v: isinstance(v, list)}
+            checks: dict[str, Callable[[Any], bool]] = {
+                "variant": lambda v: v in variants, "tap": lambda v: v in TAP_MODES,
+                "speed": lambda v: v in SPEEDS, "winnable": lambda v: isinstance(v, list)}
+            checks.update((flag, lambda v: isinstance(v, bool)) for flag in FLAGS)
             for field, ok in checks.items():
                 if field in saved:
                     if ok(saved[field]):
@@ -374,5 +382,6 @@ class Storage:
         return self.write(SETTINGS, settings)
 
 
-__all__ = ["DAMAGED", "GAME", "MemoryBackend", "PREFIX", "SETTINGS", "STATS", "Storage",
-           "StorageError", "scope_of", "unwrap", "wrap"]
+__all__ = ["DAMAGED", "DEFAULT_SETTINGS", "FLAGS", "GAME", "SPEEDS", "TAP_MODES", "MemoryBackend",
+           "PREFIX", "SETTINGS", "STATS", "Storage", "StorageError", "scope_of", "unwrap",
+           "wrap"]
