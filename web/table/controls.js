@@ -13,6 +13,21 @@ import { download, openStats, shareDeal } from "./scores-view.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
+// The settings shown as checkboxes (#set-<name>), the ones chosen among radio buttons
+// (name="<name>"), and the class each on/off one puts on <html> for the styles and the
+// layout to follow (web/storage.py has their defaults and checks).
+const FLAGS = ["four_colour", "large_print", "dark", "left_handed", "autofinish", "auto_move"];
+const CHOICES = ["speed", "tap"];
+const HTML_CLASSES = { four_colour: "four-colour", large_print: "large-print", dark: "dark",
+  left_handed: "left-handed" };
+
+// Put the settings on <html>: classes for the look, data-speed for the motion.
+export function applySettings(settings) {
+  const root = document.documentElement;
+  for (const [flag, cls] of Object.entries(HTML_CLASSES)) root.classList.toggle(cls, !!settings[flag]);
+  root.dataset.speed = settings.speed || "normal";
+}
+
 // The address bar shows the deal in play, to copy or bookmark; a reload resumes the
 // autosave of that deal rather than dealing it again (web/controller.py start).
 function showDeal(variant, seed) {
@@ -41,6 +56,7 @@ export class Ui {
       confirm: $("#confirm"),
       end: $("#end"),
       info: $("#info"),
+      settings: $("#settings"),
       lost: $("#lost"),
       winnable: $("#menu-winnable"),
       winnableNote: $("#menu-winnable-note"),
@@ -59,12 +75,17 @@ export class Ui {
       this.nextNotice();
     });
     this.els.menu.addEventListener("submit", (e) => e.preventDefault());
-    $("#set-four").addEventListener("change", (e) => this.h.settings({ four_colour: e.target.checked }));
-    $("#set-autofinish").addEventListener("change",
-      (e) => this.h.settings({ autofinish: e.target.checked }));
-    for (const r of document.querySelectorAll('input[name="tap"]')) {
-      r.addEventListener("change", (e) => this.h.settings({ tap: e.target.value }));
+    for (const flag of FLAGS) {
+      $(`#set-${flag}`).addEventListener("change", (e) => this.h.settings({ [flag]: e.target.checked }));
     }
+    for (const name of CHOICES) {
+      for (const r of document.querySelectorAll(`#settings input[name="${name}"]`)) {
+        r.addEventListener("change", (e) => this.h.settings({ [name]: e.target.value }));
+      }
+    }
+    this.els.settings.addEventListener("submit", (e) => e.preventDefault());
+    // Back to the button that opened it (a screen reader's place is not lost).
+    this.els.settings.addEventListener("close", () => this.settingsOpener?.focus());
     // "Winnable deals only" is per game: it follows the game chosen in the menu.
     this.els.variants.addEventListener("change", () => this.showWinnable());
     this.els.winnable.addEventListener("change", (e) => {
@@ -156,6 +177,9 @@ export class Ui {
       case "stats":
         openStats();
         break;
+      case "settings":
+        this.openSettings(el);
+        break;
       case "copy-link":
         navigator.clipboard?.writeText($("#info-link").value).then(
           () => this.say("Link copied."),
@@ -189,10 +213,18 @@ export class Ui {
     this.settings = settings;
     if (winnableCounts) this.winnableCounts = winnableCounts;
     this.showWinnable();
-    $("#set-four").checked = !!settings.four_colour;
-    $("#set-autofinish").checked = !!settings.autofinish;
-    for (const r of document.querySelectorAll('input[name="tap"]')) r.checked = r.value === settings.tap;
-    document.documentElement.classList.toggle("four-colour", !!settings.four_colour);
+    for (const flag of FLAGS) $(`#set-${flag}`).checked = !!settings[flag];
+    for (const name of CHOICES) {
+      for (const r of document.querySelectorAll(`#settings input[name="${name}"]`)) {
+        r.checked = r.value === settings[name];
+      }
+    }
+    applySettings(settings);
+  }
+
+  openSettings(opener) {
+    this.settingsOpener = opener;
+    this.els.settings.showModal();
   }
 
   openMenu() {

@@ -169,11 +169,12 @@ export class Input {
       this.cancelHeld();
       return;
     }
-    this.activate(a.pile, a.loc, this.ctx.mode() === "select");
+    this.activate(a.pile, a.loc, this.ctx.mode() === "select", a.type);
   }
 
-  // A tap, click, Enter or Space on a pile (and on the card `loc` of it, if any).
-  activate(pile, loc, selecting) {
+  // A tap, click, Enter or Space on a pile (and on the card `loc` of it, if any);
+  // `pointer` is the pointer's type ("touch", "mouse", "pen"), none for a key.
+  activate(pile, loc, selecting, pointer = "") {
     const held = this.held;
     if (held) {
       if (pile === held.pile) {
@@ -197,11 +198,13 @@ export class Input {
       return;
     }
     if (!loc) return;
-    if (selecting) this.pickUp(pile, loc.count);
+    if (selecting) this.pickUp(pile, loc.count, pointer);
     else this.ctx.tap(pile, loc.count);
   }
 
-  pickUp(pile, count) {
+  // Pick up the top `count` cards of `pile`; what to do next is said in the words of the
+  // hand that did it: taps on a touch screen, clicks with a mouse, keys otherwise.
+  pickUp(pile, count, pointer = "") {
     const dsts = this.ctx.destinations(pile, count);
     if (!dsts.length) {
       this.ctx.announce("That card cannot move now.");
@@ -212,8 +215,12 @@ export class Input {
     for (const d of dsts) this.board.markPile("target", d);
     const first = this.board.group(pile, count)[0];
     const what = first ? first.el.getAttribute("aria-label") : "the cards";
-    this.ctx.announce(`Picked up ${count > 1 ? `${count} cards from ` : ""}${what}. ` +
-      "Choose a pile and press Enter, or Escape to put it back.");
+    const next = {
+      touch: "Tap where it goes, or tap the felt to put it back.",
+      pen: "Tap where it goes, or tap the felt to put it back.",
+      mouse: "Click where it goes, or click the felt to put it back.",
+    }[pointer] || "Choose a pile and press Enter, or Escape to put it back.";
+    this.ctx.announce(`Picked up ${count > 1 ? `${count} cards from ` : ""}${what}. ${next}`);
     return true;
   }
 
