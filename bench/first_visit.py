@@ -1,7 +1,7 @@
 """First visit from a deal link on a throttled network, then the installed app.
 
     .venv/bin/python bench/first_visit.py [--runs 2] [--query ?game=klondike&deal=7]
-                                          [--no-compress] [--url URL]
+                                          [--no-compress] [--url URL] [--files]
 
 For each network profile (PROFILES: CDP `Network.emulateNetworkConditions`, download in
 bytes/s and round-trip latency) and each run, Chromium starts on a new profile in a
@@ -85,29 +85,39 @@ def precache_list(base: str) -> list[str]:
 
 
 class Wire:
-    """Bytes on the page's CDP session, each with the wall time (ms) its load finished."""
+    """Bytes on the page's CDP session, each with the wall time (ms) its load finished
+    and its URL."""
 
     def __init__(self, session) -> None:
         self.offset: float | None = None  # wall ms minus CDP monotonic ms
-        self.done: list[tuple[float, int]] = []
+        self.urls: dict[str, str] = {}
+        self.done: list[tuple[float, int, str]] = []
         session.on("Network.requestWillBeSent", self._sent)
         session.on("Network.loadingFinished", self._finished)
 
     def _sent(self, event: dict) -> None:
         if self.offset is None:
             self.offset = event["wallTime"] * 1000 - event["timestamp"] * 1000
+        self.urls[event["requestId"]] = event["request"]["url"]
 
     def _finished(self, event: dict) -> None:
-        self.done.append((event["timestamp"] * 1000, int(event["encodedDataLength"])))
+        self.done.append((event["timestamp"] * 1000, int(event["encodedDataLength"]),
+                          self.urls.get(event["requestId"], "?")))
+
+    def loads_until(self, wall_ms: float) -> list[tuple[int, str]]:
+        """(bytes, URL) of each load finished by ``wall_ms``, biggest first."""
+        offset = self.offset or 0.0
+        return sorted(((size, url) for at, size, url in self.done if at + offset <= wall_ms),
+                      reverse=True)
 
     def bytes_until(self, wall_ms: float) -> int:
-        offset = self.offset or 0.0
-        return sum(size for at, size in self.done if at + offset <= wall_ms)
+        return sum(size for size, _ in self.loads_until(wall_ms))
 
 
 def visit(p, url: str, profile: tuple[float, float, float], base: str,
-          timeout_ms: float) -> dict[str, float]:
-    """One first visit, the offline cache filling, and the installed app's reload."""
+          timeout_ms: float, files: bool = False) -> dict[str, float]:
+    """One first visit, the offline cache filling, and the installed app's reload
+    (``files``: also print the bytes of each file loaded before playable)."""
     down, up, latency = profile
     with tempfile.TemporaryDirectory(prefix="pp-first-visit-") as folder:
         context = p.chromium.launch_persistent_context(
@@ -129,6 +139,10 @@ def visit(p, url: str, profile: tuple[float, float, float], base: str,
             marks = measure(page, lambda: page.goto(url), timeout_ms)
             paths = precache_list(base)  # as late as possible: the tree may be edited
             origin = page.evaluate("performance.timeOrigin")
+            if files:
+                print("  bytes before playable, per file:")
+                for size, where in wire.loads_until(origin + marks["ready"]):
+                    print(f"    {size:>9} {where.removeprefix(base)}")
             row = {"first card": marks.get("first card"), "playable": marks["ready"],
                    "bytes": wire.bytes_until(origin + marks["ready"]),
                    "card before playable": marks.get("first card", 1e18) < marks["ready"]}
@@ -197,6 +211,8 @@ def main() -> int:
     parser.add_argument("--profile", choices=list(PROFILES), action="append",
                         help="only these network profiles (default: all)")
     parser.add_argument("--timeout", type=float, default=180.0, help="seconds per wait")
+    parser.add_argument("--files", action="store_true",
+                        help="print the bytes of each file loaded before playable")
     args = parser.parse_args()
     server, base = serve_or_use(args.url, compress=args.compress)
     url = f"{base}/{args.query}"
@@ -208,7 +224,7 @@ def main() -> int:
                   f"{'on' if args.compress else 'off'}, load average {load()}")
             for name in args.profile or list(PROFILES):
                 for _ in range(args.runs):
-                    row = visit(p, url, PROFILES[name], base, args.timeout * 1000)
+                    row = visit(p, url, PROFILES[name], base, args.timeout * 1000, args.files)
                     results.setdefault(name, []).append(row)
                     print(f"  {name}: " + ", ".join(
                         f"{k} {v:.0f}" if isinstance(v, float) else f"{k} {v}"

@@ -7,8 +7,8 @@ instead of the file when the browser accepts its coding, and so does tools/serve
 gzip is made here with the standard library; the brotli by Node's zlib (tools/brotli.mjs),
 or left out with a warning when Node is missing. A sibling that would not be smaller than
 its file is not written (a host then sends the file as it is). Only compressible types get
-siblings (COMPRESSIBLE, which tools/serve.py also uses): images and zip archives are
-compressed already.
+siblings (compressible(), which tools/serve.py also uses): images and zip archives are
+compressed already, except the zips of STORED_ZIPS.
 """
 
 from __future__ import annotations
@@ -24,6 +24,10 @@ COMPRESSIBLE = frozenset({
     ".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".wasm", ".toml", ".py",
     ".txt", ".md", ".svg",
 })
+# Zips whose entries are stored, not deflated (tools/stdlib_cut.py): a content coding
+# compresses them across their files, as deflate per entry cannot (brotli: a third
+# smaller than the same zip deflated).
+STORED_ZIPS = frozenset({"python_stdlib_compiled.zip"})
 # Content codings a host sends, best first, with the sibling suffix of each.
 CODINGS = (("br", ".br"), ("gzip", ".gz"))
 BROTLI = Path(__file__).resolve().parent / "brotli.mjs"
@@ -31,8 +35,9 @@ SUFFIXES = tuple(suffix for _, suffix in CODINGS)
 
 
 def compressible(path: Path) -> bool:
-    """A file worth a sibling: a compressible type, and not a sibling itself."""
-    return path.suffix.lower() in COMPRESSIBLE
+    """A file worth a sibling or a content coding: a compressible type or a stored zip
+    (and so not a sibling itself)."""
+    return path.suffix.lower() in COMPRESSIBLE or path.name in STORED_ZIPS
 
 
 def write_siblings(files: list[Path], brotli: bool = True) -> dict[str, int]:

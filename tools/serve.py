@@ -42,10 +42,12 @@ from pathlib import Path
 
 try:  # as tools.serve (tests, bench) or as a script (python tools/serve.py)
     from tools import precache
-    from tools.precompress import CODINGS, COMPRESSIBLE
+    from tools.precompress import CODINGS
+    from tools.precompress import compressible as is_compressible
 except ImportError:  # pragma: no cover
     import precache  # type: ignore[no-redef]
-    from precompress import CODINGS, COMPRESSIBLE  # type: ignore[no-redef]
+    from precompress import CODINGS  # type: ignore[no-redef]
+    from precompress import compressible as is_compressible  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -174,7 +176,7 @@ class Handler(SimpleHTTPRequestHandler):
             if body is not None:
                 f.close()
                 f = body
-            compressible = path.suffix.lower() in COMPRESSIBLE and self.compress
+            compressible = is_compressible(path) and self.compress
             last_modified = self.date_time_string(int(st.st_mtime))
             if self._not_modified(etag, st.st_mtime):
                 f.close()
@@ -208,7 +210,7 @@ class Handler(SimpleHTTPRequestHandler):
         A fresh sibling wins over gzip made here; the ETag names the coding (and the
         sibling's own version), so a cached br body is never validated for a gzip request.
         """
-        if not self.compress or path.suffix.lower() not in COMPRESSIBLE:
+        if not self.compress or not is_compressible(path):
             return None, None, etag
         siblings: dict[str, Path] = {}
         for coding, suffix in CODINGS:

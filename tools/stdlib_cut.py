@@ -96,8 +96,10 @@ def module_entry(name: str) -> tuple[str, str]:
 def split_zip(data: bytes, modules: Iterable[str]) -> tuple[bytes, bytes]:
     """(core, rest) of the compiled zip ``data``: a module of ``modules`` goes in the
     core, with the folders above it and every entry that is not a module; every other
-    module goes in the rest, with its folders. Entries keep their order and form; the
-    core gets one more, :data:`REST_INDEX`."""
+    module goes in the rest, with its folders. Entries keep their order; the core's are
+    stored, not deflated, as a host sends it with a content coding that compresses across
+    its files (tools/precompress.py: STORED_ZIPS); the core gets one more entry,
+    :data:`REST_INDEX`."""
     core_names: set[str] = set()
     for name in modules:
         core_names.update(module_entry(name))
@@ -125,11 +127,12 @@ def split_zip(data: bytes, modules: Iterable[str]) -> tuple[bytes, bytes]:
                 # writestr fills in the entry's offsets: a copy for each zip.
                 entry = zipfile.ZipInfo(name, info.date_time)
                 entry.external_attr = info.external_attr
-                entry.compress_type = info.compress_type
+                entry.compress_type = (zipfile.ZIP_STORED if target is to_core
+                                       else info.compress_type)
                 target.writestr(entry, body, compresslevel=9)
         to_core.writestr(zipfile.ZipInfo(REST_INDEX, (2000, 1, 1, 0, 0, 0)),
                          "".join(f"{m}\n" for m in rest_modules),
-                         compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+                         compress_type=zipfile.ZIP_STORED)
     return core.getvalue(), rest.getvalue()
 
 

@@ -14,6 +14,12 @@ modules the app imports to start, found by running that start in the same Python
 mounts later. If that step fails the page uses python_stdlib.zip, only slower; a warning
 says so and VERSIONS leaves out its line, so that `--check` reports vendor/ as stale.
 
+Pyodide's Emscripten module is patched in one place (patch_pyodide): it makes a shared
+WebAssembly memory as it loads, for a sleep it needs only when a read of stdin would
+block, and Chromium reports that as a deprecation on a page that is not cross-origin
+isolated (Lighthouse's best practices: "SharedArrayBuffer will require cross-origin
+isolation"). The patch makes it on first use instead, which the page never reaches.
+
 Last, every compressible vendored file (the wasm, the scripts, the lock file) gets
 precompressed `.br` and `.gz` siblings (tools/precompress.py): tools/serve.py sends them as
 nginx's brotli_static/gzip_static do, and `make dist` copies them. The 9.6 MB wasm is
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -76,6 +83,28 @@ def installed_version(name: str) -> str:
 def copy_pyodide(src: Path, dst: Path) -> None:
     for name in PYODIDE_FILES:
         shutil.copy(src / name, dst / name)
+    patch_pyodide(dst)
+
+
+# Pyodide's syncSleep (minified names differ by version): its shared memory, made at load.
+EAGER_SHARED_MEMORY = re.compile(
+    r"var (\w+)=new Int32Array\((new WebAssembly\.Memory\(\{shared:!0,initial:1,maximum:1\}\)"
+    r"\.buffer)\);function (\w+)\((\w+)\)\{try\{return Atomics\.wait\(\1,0,0,\4\),!0\}"
+    r"catch\{return!1\}\}")
+LAZY_SHARED_MEMORY = (r"var \1;function \3(\4){try{return \1??=new Int32Array(\2),"
+                      r"Atomics.wait(\1,0,0,\4),!0}catch{return!1}}")
+
+
+def patch_pyodide(dst: Path) -> None:
+    """Make Pyodide's one shared memory on first use, not as its module loads (see the
+    module's docstring). Exits when the code is not found exactly once: a new Pyodide needs
+    the pattern looked at again, not a page that fails the best-practices budget quietly."""
+    module = dst / "pyodide.asm.mjs"
+    text, count = EAGER_SHARED_MEMORY.subn(LAZY_SHARED_MEMORY, module.read_text(encoding="utf-8"))
+    if count != 1 or text.count("shared:!0") != 1:
+        sys.exit(f"vendor: {module.name}: not one shared memory made as in syncSleep "
+                 f"({count} found); look at tools/vendor.py's EAGER_SHARED_MEMORY")
+    module.write_text(text, encoding="utf-8")
 
 
 def copy_pyscript(src: Path, dst: Path) -> None:

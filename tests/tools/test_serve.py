@@ -130,6 +130,7 @@ def compressing(tmp_path):
     os.utime(tmp_path / "stale.css.gz", ns=(old, old))
     (tmp_path / "icon.png").write_bytes(TEXT)
     (tmp_path / "stdlib.zip").write_bytes(TEXT)
+    (tmp_path / "python_stdlib_compiled.zip").write_bytes(TEXT)  # a stored zip
     (tmp_path / "icon.png.gz").write_bytes(gzip.compress(TEXT))
     server, url = start_server(tmp_path)
     yield url
@@ -160,6 +161,7 @@ def decoded(response, body: bytes) -> bytes:
         ("*;q=0.5, br;q=0", "/pre.mjs", "gzip"),
         ("x-gzip", "/plain.js", "gzip"),
         ("GZIP", "/big.wasm", "gzip"),
+        ("gzip", "/python_stdlib_compiled.zip", "gzip"),
     ],
 )
 def test_content_coding_negotiation(compressing, accept, path, coding):

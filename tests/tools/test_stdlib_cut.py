@@ -46,6 +46,15 @@ def test_the_closure_goes_in_the_core_and_the_rest_with_its_folders():
         assert archive.read("pkg/used.pyc") == b"pkg/used.pyc"
 
 
+def test_the_core_is_stored_for_a_content_coding_and_the_rest_stays_deflated():
+    core, rest = stdlib_cut.split_zip(make_zip(ENTRIES), ["pkg", "pkg.used", "used"])
+    with zipfile.ZipFile(io.BytesIO(core)) as archive:
+        assert {i.compress_type for i in archive.infolist()} == {zipfile.ZIP_STORED}
+    with zipfile.ZipFile(io.BytesIO(rest)) as archive:
+        assert {i.compress_type for i in archive.infolist()
+                if not i.is_dir()} == {zipfile.ZIP_DEFLATED}
+
+
 def test_imported_names_are_every_absolute_import_but_the_apps_and_pyscripts():
     source = ("import json, os.path\nfrom a.b import c\nfrom . import x\n"
               "from pyscript import window\nimport js\n"
