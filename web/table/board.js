@@ -3,18 +3,16 @@
 //
 // update(piles) keeps the longest unchanged prefix of every pile, turns a card over in
 // place when it is the one that flipped, takes cards that moved from the piles they left
-// (same text first, then a face-down card turning up or back), and animates each moved
-// card from where it was (FLIP, Web Animations, skipped under prefers-reduced-motion).
+// (same text first, then a face-down card turning up or back), and hands each moved or
+// turned card to the motion (motion.js), which shows it going from where it was.
 
 import { makeCard, setFace } from "./cards.js";
 import { fanOffsets, layout } from "./layout.js";
-
-const MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
+import { Motion } from "./motion.js";
 
 function overlaps(a, b) {
   return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
-const MOVE_MS = 170;
 
 export class Board {
   constructor(root) {
@@ -22,7 +20,7 @@ export class Board {
     this.piles = new Map(); // id -> {id, el, geom, cards: [{el, text, x, y}]}
     this.family = "";
     this.geom = null;
-    this.anims = new Set();
+    this.motion = new Motion(root);
     this.dragged = new Map(); // card el -> [dx, dy] while dragged
     this.labelEls = {};
     this.size = [0, 0];
@@ -104,11 +102,7 @@ export class Board {
   // -- updating --------------------------------------------------------------------
 
   finishAnimations() {
-    for (const a of this.anims) {
-      a.finish();
-      this.landed(a);
-    }
-    this.anims.clear();
+    this.motion.finishAll();
   }
 
   // Make the DOM show `piles` ({id: [text|"down", ...]}); `hint` = [src, dst] of the move.
@@ -118,6 +112,7 @@ export class Board {
     const leaving = [];
     const needs = [];
     const changed = new Set();
+    const turned = [];
     for (const p of this.piles.values()) {
       const next = piles[p.id] || [];
       const old = p.cards;
@@ -138,7 +133,7 @@ export class Board {
         const rec = old[flipped];
         rec.text = next[flipped];
         setFace(rec.el, rec.text);
-        if (animate) this.animateFlip(rec.el);
+        turned.push(rec);
       }
       p.cards = old.slice(0, keep);
       for (let i = keep; i < next.length; i++) needs.push({ pile: p, index: i, text: next[i] });
@@ -156,7 +151,7 @@ export class Board {
       if (best) best.used = true;
       return best;
     };
-    const placed = [];
+    const placed = []; // [rec, pile, from (table pixels) or null, "up"/"down" if it turned]
     for (const need of needs) need.match = take(need, (c) => c.rec.text === need.text);
     for (const need of needs) {
       if (!need.match) need.match = take(need, (c) => (c.rec.text === "down") !== (need.text === "down"));
@@ -167,12 +162,14 @@ export class Board {
     for (const need of needs) {
       let rec;
       let from = null;
+      let turn = "";
       if (need.match) {
         rec = need.match.rec;
         const origin = need.match.from.geom;
         const drag = this.dragged.get(rec.el) || [0, 0];
         from = [origin.x + rec.x + drag[0], origin.y + rec.y + drag[1]];
         if (rec.text !== need.text) {
+          turn = need.text === "down" ? "down" : "up";
           rec.text = need.text;
           setFace(rec.el, rec.text);
         }
@@ -181,16 +178,21 @@ export class Board {
       }
       need.pile.cards[need.index] = rec;
       need.pile.el.append(rec.el);
-      placed.push([rec, need.pile, from]);
+      placed.push([rec, need.pile, from, turn]);
     }
     for (const p of changed) this.placePile(p);
     this.dragged.clear();
-    // A deal sends cards to many piles at once: they leave one after another.
-    const spread = new Set(placed.filter(([, , from]) => from).map(([, p]) => p.id)).size > 2;
-    let order = 0;
-    for (const [rec, p, from] of placed) {
+    const flights = [];
+    for (const [rec, p, from, turn] of placed) {
       rec.el.classList.remove("dragging");
-      if (from && animate) this.animateMove(rec, p, from, spread ? 28 * order++ : 0);
+      if (!from || !animate) continue;
+      const index = p.cards.indexOf(rec);
+      flights.push({ el: rec.el, from: [from[0] - p.geom.x, from[1] - p.geom.y],
+        to: [rec.x, rec.y], turn, index, order: this.geom.order.indexOf(p.id) });
+    }
+    this.motion.flyAll(flights);
+    if (animate) {
+      for (const rec of turned) this.motion.turn(rec.el, [rec.x, rec.y], rec.text !== "down");
     }
     this.refreshPileState(changed);
     return true;
@@ -218,40 +220,20 @@ export class Board {
     }
   }
 
-  animateMove(rec, p, from, delay = 0) {
-    if (MOTION.matches) return;
-    const dx = from[0] - p.geom.x;
-    const dy = from[1] - p.geom.y;
-    if (Math.abs(dx - rec.x) < 1 && Math.abs(dy - rec.y) < 1) return;
-    const anim = rec.el.animate(
-      [
-        { transform: `translate(${dx}px,${dy}px)`, zIndex: 500 },
-        { transform: `translate(${rec.x}px,${rec.y}px)`, zIndex: 500 },
-      ],
-      { duration: MOVE_MS, delay, fill: "backwards", easing: "cubic-bezier(.2,.7,.3,1)" },
-    );
-    // A card in flight is not where its pile is: a press on it belongs to whatever lies
-    // under it (the stock clicked again at once must deal again, not play this card).
-    rec.el.style.pointerEvents = "none";
-    anim.ppFlying = rec.el;
-    this.track(anim);
-  }
-
-  landed(anim) {
-    if (anim.ppFlying) anim.ppFlying.style.pointerEvents = "";
-  }
-
-  animateFlip(el) {
-    if (MOTION.matches) return;
-    this.track(el.animate([{ opacity: 0.35 }, { opacity: 1 }], { duration: 140 }));
-  }
-
-  track(anim) {
-    this.anims.add(anim);
-    anim.onfinish = anim.oncancel = () => {
-      this.anims.delete(anim);
-      this.landed(anim);
-    };
+  // A new deal: every card comes from the stock (or the middle of the table in a game
+  // with none), round by round as a dealer deals.
+  dealIn() {
+    const stock = this.piles.get("stock");
+    const { cw, ch } = this.geom;
+    const origin = stock ? [stock.geom.x, stock.geom.y] : [this.size[0] / 2 - cw / 2, this.size[1] - ch];
+    const flights = [];
+    for (const p of this.piles.values()) {
+      if (p === stock) continue;
+      const order = this.geom.order.indexOf(p.id);
+      p.cards.forEach((rec, index) => flights.push({ el: rec.el, to: [rec.x, rec.y], index, order,
+        from: [origin[0] - p.geom.x, origin[1] - p.geom.y] }));
+    }
+    this.motion.flyAll(flights, "deal");
   }
 
   // -- queries used by input -----------------------------------------------------------
@@ -284,6 +266,20 @@ export class Board {
     const rec = p.cards[index];
     const { cw, ch } = this.geom;
     return { x: p.geom.x + (rec ? rec.x : 0), y: p.geom.y + (rec ? rec.y : 0), w: cw, h: ch };
+  }
+
+  // The top `count` cards of `src` as a move to `dst` would take them: each card's place
+  // in its pile (rest), and in table pixels where it lies (from) and would land (to).
+  landing(src, count, dst) {
+    const a = this.piles.get(src);
+    const b = this.piles.get(dst);
+    if (!a || !b || count < 1) return [];
+    const recs = a.cards.slice(Math.max(0, a.cards.length - count));
+    const texts = [...b.cards.map((c) => c.text), ...recs.map((r) => r.text)];
+    const offsets = fanOffsets(b.geom, texts, this.geom.cw, this.geom.ch).slice(b.cards.length);
+    return recs.map((rec, i) => ({ el: rec.el, rest: [rec.x, rec.y],
+      from: [a.geom.x + rec.x, a.geom.y + rec.y],
+      to: [b.geom.x + offsets[i][0], b.geom.y + offsets[i][1]] }));
   }
 
   // The table-relative rectangle a pile's cards cover (its slot when empty).
@@ -345,15 +341,7 @@ export class Board {
       rec.moved = false;
       rec.el.classList.remove("dragging");
       rec.el.style.transform = `translate(${rec.x}px,${rec.y}px)`;
-      if (!MOTION.matches && (dx || dy)) {
-        this.track(rec.el.animate(
-          [
-            { transform: `translate(${rec.x + dx}px,${rec.y + dy}px)`, zIndex: 500 },
-            { transform: `translate(${rec.x}px,${rec.y}px)`, zIndex: 500 },
-          ],
-          { duration: MOVE_MS, easing: "ease-out" },
-        ));
-      }
+      this.motion.fly(rec.el, [rec.x + dx, rec.y + dy], [rec.x, rec.y], { through: false });
     }
   }
 

@@ -131,8 +131,10 @@ class App {
     }
     const hintMove = payload.move;
     this.board.clearMarks("hint");
+    this.board.motion.clearHint();
     const quiet = whole;
     this.board.update(payload.piles, hintMove, !quiet);
+    if (payload.event === "new") this.board.dealIn();
     if (this.board.dragged.size) {
       this.board.cancelDrag([...this.board.dragged.keys()].map((el) => this.recOf(el)).filter(Boolean));
     }
@@ -140,7 +142,8 @@ class App {
     if (payload.hint) this.showHint(payload.hint);
     this.input.afterRender();
     this.ui.render(payload);
-    saveSoon(); // the picture a reload shows at once (web/start/picture.js)
+    // The picture a reload shows at once (web/start/picture.js), once the cards are home.
+    this.board.motion.settled(saveSoon);
     this.watch();
   }
 
@@ -183,6 +186,10 @@ class App {
     }
     if (this.hinting || !this.bridge) return;
     const gen = this.watchGen;
+    if (this.board.motion.busy) { // not while cards fly: after them
+      this.board.motion.settled(() => gen === this.watchGen && this.watch(true));
+      return;
+    }
     const run = (deadline) => {
       if (gen !== this.watchGen || this.hinting) return; // the hint's search re-arms us
       const answer = this.call("watch", { ms: Math.min(WATCH_SLICE_MS, deadline.timeRemaining()) });
@@ -203,6 +210,8 @@ class App {
     }
     this.board.markGroup("hint", src, count, "from");
     this.board.markPile("hint", dst, "to");
+    // The cards rise and a ghost of them slides to where they would land.
+    this.board.motion.showHint(this.board.landing(src, count, dst), Math.round(this.board.geom.ch * 0.06));
   }
 
   // The words on the table come from the facts the engine gives (payload.info) and its

@@ -1,0 +1,202 @@
+"""Frame times of the table's motion on a phone profile: a Klondike finish and ordinary moves.
+
+    .venv/bin/python bench/motion.py [--throttle 4] [--moves 40] [--speed normal] [--url URL]
+
+It serves the repository (tools/serve.py on a free 127.0.0.1 port) unless --url is given,
+opens headless Chromium at a phone's size (390x844, touch, device scale 3) with the CPU
+slowed --throttle times (CDP Emulation.setCPUThrottlingRate), and records in the page the
+time between animation frames (requestAnimationFrame deltas) while:
+
+- finish: a Klondike table with every card face up in four built columns goes home in the
+  finish's cascade (52 cards flying one after another), then is undone (52 cards back);
+  --rounds times;
+- moves: --moves ordinary moves of a Klondike deal (the engine's heuristic hint on a
+  CPython twin, sent through the page's intent API, the stock when it says so), each
+  followed by the time its animation takes.
+
+For each it prints the median, p95 and max frame time and the share of frames dropped
+(a frame is due every 1/60 s; a delta of n such periods drops n - 1 of them). Budget: a
+frame every 16.7 ms. It asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+import engine  # noqa: E402
+from tools.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tools.serve import start_server  # noqa: E402
+from web.saves import GameSaves  # noqa: E402
+from web.storage import MemoryBackend, Storage  # noqa: E402
+
+FRAME_MS = 1000 / 60
+READY_JS = "() => document.documentElement.dataset.app === 'ready'"
+# A requestAnimationFrame loop that keeps every frame's time while window.__rec is on.
+FRAMES_JS = """() => {
+  window.__frames = [];
+  window.__rec = false;
+  const tick = (t) => {
+    if (window.__rec) window.__frames.push(t);
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+# The intent handled at once (timed), then frames recorded from the next one on.
+ACT_JS = """([kind, data]) => {
+  const t0 = performance.now();
+  window.ppTable.act(kind, data);
+  const t1 = performance.now();
+  window.__frames = [];
+  window.__rec = true;
+  return t1 - t0;
+}"""
+STOP_JS = "() => { window.__rec = false; return window.__frames; }"
+IDLE_JS = "() => document.getAnimations().every((a) => a.playState !== 'running')"
+SET_STORAGE_JS = """(items) => {
+    localStorage.clear();
+    for (const [key, value] of Object.entries(items)) localStorage.setItem(key, value);
+}"""
+
+
+def built_columns() -> engine.Game:
+    """Klondike, every card face up in four columns built down from the kings in
+    alternate colours, aces on top: won by force, 52 cards to go home."""
+    ranks = "KQJT98765432A"
+    pairs = {"t0": "SH", "t1": "HS", "t2": "DC", "t3": "CD"}
+    return engine.from_position("klondike", {
+        pile: [rank + suits[i % 2] for i, rank in enumerate(ranks)]
+        for pile, suits in pairs.items()})
+
+
+def frame_figures(deltas: list[float]) -> dict[str, float]:
+    """Median, p95 and max of the deltas, and the share of due frames that were dropped."""
+    ordered = sorted(deltas)
+    due = sum(max(1, round(d / FRAME_MS)) for d in deltas)
+    return {
+        "frames": len(deltas),
+        "median": statistics.median(ordered),
+        "p95": ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))],
+        "max": ordered[-1],
+        "dropped": (due - len(deltas)) / due if due else 0.0,
+    }
+
+
+def record(page, kind: str, **data) -> tuple[float, list[float]]:
+    """The time the page took to handle the intent (the Python call and the DOM update),
+    and the frame deltas from then until every animation has ended."""
+    handled = page.evaluate(ACT_JS, [kind, data])
+    page.wait_for_function(IDLE_JS, polling=100, timeout=60_000)
+    page.wait_for_timeout(50)
+    times = page.evaluate(STOP_JS)
+    return handled, [b - a for a, b in zip(times, times[1:], strict=False)]
+
+
+def load(page, game: engine.Game, speed: str) -> None:
+    """Open the app on ``game`` (the autosave a reload resumes) at ``speed``."""
+    backend = MemoryBackend()
+    GameSaves(Storage(backend)).save(game, "bench", 0, False)
+    page.goto("/pyscript.toml")
+    page.evaluate(SET_STORAGE_JS, backend.items)
+    page.goto("/")
+    page.wait_for_function(READY_JS, timeout=120_000)
+    page.evaluate("(s) => { document.documentElement.dataset.speed = s; }", speed)
+    page.evaluate(FRAMES_JS)
+
+
+class Run:
+    """What one kind of action cost: the page's handling of each, the frames after."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.handled: list[float] = []
+        self.deltas: list[float] = []
+
+    def add(self, page, kind: str, **data) -> None:
+        handled, deltas = record(page, kind, **data)
+        self.handled.append(handled)
+        self.deltas += deltas
+
+    def show(self) -> None:
+        if not self.deltas:
+            print(f"{self.name:7s} no frames recorded")
+            return
+        f = frame_figures(self.deltas)
+        print(f"{self.name:7s} frames {f['frames']:5d}  median {f['median']:5.1f} ms"
+              f"  p95 {f['p95']:5.1f} ms  max {f['max']:6.1f} ms"
+              f"  dropped {100 * f['dropped']:4.1f} %"
+              f"  | handled in median {statistics.median(self.handled):6.1f} ms"
+              f" max {max(self.handled):6.1f} ms")
+
+
+def finish_rounds(page, rounds: int) -> tuple[Run, Run]:
+    home, back = Run("finish"), Run("undo")
+    for _ in range(rounds):
+        home.add(page, "finish")
+        back.add(page, "undo")
+    return home, back
+
+
+def ordinary_moves(page, count: int, seed: int) -> Run:
+    game = engine.new_game("klondike", seed)
+    run = Run("moves")
+    for _ in range(count):
+        move = engine.hint(game)
+        if move is None:
+            break
+        game.play(move)
+        if "stock" in (move.src, move.dst):
+            run.add(page, "stock")
+        else:
+            run.add(page, "play", src=move.src, dst=move.dst, count=move.count)
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--throttle", type=float, default=4.0, help="CPU slow-down (CDP)")
+    parser.add_argument("--rounds", type=int, default=3, help="finishes (and their undos)")
+    parser.add_argument("--moves", type=int, default=40, help="ordinary moves")
+    parser.add_argument("--deal", type=int, default=7, help="Klondike deal of the moves")
+    parser.add_argument("--speed", default="normal", choices=["slow", "normal", "fast"])
+    parser.add_argument("--url", help="an app already served (default: serve this checkout)")
+    args = parser.parse_args()
+    server = None
+    url = args.url
+    if not url:
+        server, url = start_server(ROOT)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            context = browser.new_context(
+                base_url=url, viewport={"width": 390, "height": 844}, device_scale_factor=3,
+                is_mobile=True, has_touch=True, service_workers="block")
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            load(page, built_columns(), args.speed)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
+            print(f"phone 390x844 @3x, CPU / {args.throttle:g}, speed {args.speed}")
+            for run in finish_rounds(page, args.rounds):
+                run.show()
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+            page.evaluate("(d) => { window.ppTable.act('new', d); }",
+                          {"variant": "klondike", "seed": args.deal})
+            page.wait_for_function(IDLE_JS, polling=100, timeout=60_000)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
+            ordinary_moves(page, args.moves, args.deal).show()
+            browser.close()
+    finally:
+        if server:
+            server.shutdown()
+            server.server_close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,237 @@
+"""Motion on the table (web/table/motion.js), counted in frames and positions, never in time.
+
+A move flies its cards over several frames and leaves no animation and no transform but
+their place behind; a card turned up by a move turns over where it lies; a new deal and a
+finish move many cards; <html data-speed="off"> and a system that asks for reduced motion
+land every card at once; the hint's ghost slides to the target pile; input during a motion
+finishes it at once (the DOM's logical state changed at the move already).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from tests.e2e.table_helpers import (  # noqa: F401 (fixtures)
+    MISPLACED_JS,
+    Log,
+    TablePage,
+    _desk,
+    _table,
+    checked,
+    watch,
+)
+
+RANKS = "A23456789TJQK"
+
+# The motion of an element (its Web Animations; not the hint's CSS glow), and whether it
+# is drawn where its own transform (its place) puts it.
+AT_REST = """const motions = (el) => el.getAnimations().filter((a) => !(a instanceof CSSAnimation));
+const atRest = (el) => {
+  const [m, n] = [new DOMMatrix(getComputedStyle(el).transform), new DOMMatrix(el.style.transform)];
+  return ["a", "b", "c", "d", "e", "f"].every((k) => Math.abs(m[k] - n[k]) < 0.01);
+};"""
+# Play an intent, then sample `selector`'s element once a frame until it has no
+# animation left (at most 240 frames): its transform and box each frame, and whether the
+# page's state had changed when the intent returned (the card in its new pile at once).
+FLIGHT_JS = """async ([kind, data, selector]) => {
+  """ + AT_REST + """
+  window.ppTable.act(kind, data);
+  const el = document.querySelector(selector);
+  const frames = [];
+  const animated = [...document.querySelectorAll('#table .card')]
+    .filter((card) => motions(card).length).length;
+  for (let i = 0; i < 240; i++) {
+    const r = el.getBoundingClientRect();
+    frames.push({ transform: getComputedStyle(el).transform, x: r.x, y: r.y,
+                  anims: motions(el).length });
+    if (!motions(el).length) break;
+    await new Promise((go) => requestAnimationFrame(go));
+  }
+  return { frames, animated, landed: atRest(el), card: el.dataset.card,
+           pile: el.parentElement.dataset.pile };
+}"""
+# The cards of the table with an animation, right now.
+ANIMATED_JS = """() => document.getAnimations().filter((a) => !(a instanceof CSSAnimation)
+    && a.playState === 'running' && a.effect.target?.closest?.('#table')).length"""
+# Cards whose drawn transform is not their place (an animation left hanging).
+STUCK_JS = """() => { """ + AT_REST + """
+    return [...document.querySelectorAll('#table .card')]
+      .filter((el) => motions(el).length || !atRest(el)).map((el) => el.dataset.card);
+}"""
+SETTLED_JS = """() => !document.getAnimations()
+    .some((a) => !(a instanceof CSSAnimation) && a.playState === 'running')"""
+
+
+@pytest.fixture(scope="module", name="moving_session")
+def _moving_session(browser, base_url):
+    """A desktop page of its own whose system asks for no reduced motion."""
+    context = browser.new_context(base_url=base_url, reduced_motion="no-preference",
+                                  viewport={"width": 1280, "height": 800})
+    context.route("**/favicon.ico", lambda route: route.fulfill(status=204, body=""))
+    page = context.new_page()
+    session = TablePage(page, Log())
+    watch(context, page, base_url, session.log)
+    yield session
+    context.close()
+
+
+@pytest.fixture(name="moving")
+def _moving(moving_session):
+    yield from checked(moving_session)
+    moving_session.page.evaluate("() => { delete document.documentElement.dataset.speed; }")
+
+
+def speed(table: TablePage, value: str) -> None:
+    table.page.evaluate("(v) => { document.documentElement.dataset.speed = v; }", value)
+
+
+def settle(table: TablePage) -> None:
+    table.page.wait_for_function(SETTLED_JS, polling="raf")
+
+
+def fly(table: TablePage, move: engine.Move, selector: str) -> dict:
+    data = {"src": move.src, "dst": move.dst, "count": move.count}
+    return table.page.evaluate(FLIGHT_JS, ["play", data, selector])
+
+
+def test_a_move_flies_over_frames_and_lands_in_its_place_with_no_animation_left(moving):
+    game = moving.open("klondike", 3)  # t0's 9 of hearts onto t6
+    move = engine.parse_move(game, "t0-t6")
+    game.play(move)
+    seen = fly(moving, move, '[data-pile="t6"] > [data-card]:last-child')
+    assert (seen["card"], seen["pile"]) == ("9H", "t6")  # in its new pile at once
+    frames = seen["frames"]
+    places = {(round(f["x"]), round(f["y"])) for f in frames}
+    assert len(frames) > 3 and len(places) > 3, frames  # it went there over several frames
+    assert frames[0]["anims"] and not frames[-1]["anims"]
+    # Landed: what is drawn is its place, and the place is the one the layout gives it.
+    assert seen["landed"]
+    assert moving.page.evaluate(STUCK_JS) == []
+    moving.check(game)
+
+
+def test_a_card_turned_up_by_a_move_turns_over_where_it_lies(moving):
+    game = moving.open("klondike", 2)  # t1's 6 of spades onto t6 turns up t1's 4 of diamonds
+    move = engine.parse_move(game, "t1-t6")
+    game.play(move)
+    seen = fly(moving, move, '[data-pile="t1"] > [data-card]:last-child')
+    assert seen["card"] == "4D"
+    frames = seen["frames"]
+    assert len(frames) > 3 and frames[0]["anims"] and not frames[-1]["anims"]
+    # Edge on part of the way (scaled to nothing across), whole again at the end.
+    widths = [float(f["transform"].split("(")[1].split(",")[0]) for f in frames
+              if f["transform"].startswith("matrix(")]
+    assert min(widths) < 0.5 and widths[-1] == 1, widths
+    settle(moving)
+    moving.check(game)
+
+
+def test_a_new_deal_and_a_finish_move_many_cards_and_leave_none_astray(moving):
+    moving.open("klondike", 5)
+    moving.act("new", variant="klondike", seed=6)
+    assert moving.page.evaluate(ANIMATED_JS) > 20  # 28 cards dealt from the stock
+    settle(moving)
+    assert moving.page.evaluate(STUCK_JS) == []
+    moving.check(engine.new_game("klondike", 6))
+
+
+def spades_to_go() -> engine.Game:
+    """Klondike with hearts, diamonds and clubs home, the ace of spades on t0 and the other
+    spades face down in the stock."""
+    home = {f"f{i}": [r + s for r in RANKS] for i, s in enumerate("SHDC") if i}
+    return engine.from_position("klondike", {**home, "t0": ["AS"],
+                                             "stock": [r.lower() + "s" for r in RANKS[:0:-1]]})
+
+
+def test_input_during_the_finish_lands_every_card_at_once(moving):
+    game = spades_to_go()
+    moving.load(game)
+    speed(moving, "slow")
+    moving.page.click('[data-action="finish"]')
+    assert moving.page.evaluate(ANIMATED_JS) > 5  # the cascade is under way
+    moving.page.keyboard.press("Shift")  # any input skips it
+    assert moving.page.evaluate(ANIMATED_JS) == 0
+    assert moving.page.evaluate(STUCK_JS) == []
+    piles = moving.piles()
+    assert all(len(piles[f"f{i}"]) == 13 for i in range(4))
+    assert moving.page.evaluate(MISPLACED_JS) == []
+
+
+def test_a_move_made_during_a_motion_finishes_it_and_plays(moving):
+    game = moving.open("klondike", 1)
+    first = engine.parse_move(game, "t4-t2")
+    game.play(first)
+    game.play(next(m for m in game.legal_moves() if m.src == "stock"))
+    speed(moving, "slow")
+    moving.act("play", src=first.src, dst=first.dst, count=first.count)
+    assert moving.page.evaluate(ANIMATED_JS) > 0
+    moving.act("stock")  # a card turned onto the waste while the 4 of spades flies
+    assert moving.page.evaluate("""() => document.querySelector('[data-pile="t2"] > :last-child')
+        .getAnimations().filter((a) => !(a instanceof CSSAnimation)).length""") == 0
+    settle(moving)
+    assert moving.page.evaluate(STUCK_JS) == []
+    moving.check(game)
+
+
+@pytest.mark.parametrize("how", ["speed off", "reduced motion"])
+def test_with_no_motion_asked_for_cards_land_at_once(moving, table, how):
+    page = moving if how == "speed off" else table
+    game = page.open("klondike", 2)
+    if how == "speed off":
+        speed(moving, "off")
+    move = engine.parse_move(game, "t1-t6")  # a move that also turns a card up
+    game.play(move)
+    seen = fly(page, move, '[data-pile="t6"] > [data-card]:last-child')
+    assert seen["animated"] == 0 and len(seen["frames"]) == 1
+    assert page.page.evaluate(ANIMATED_JS) == 0
+    page.act("new", variant="klondike", seed=9)
+    assert page.page.evaluate(ANIMATED_JS) == 0
+    assert page.page.evaluate(STUCK_JS) == []
+
+
+# Click Hint, then once a frame: the ghost's first card's box, until its slide is over.
+GHOST_JS = """async () => {
+  document.querySelector('[data-action="hint"]').click();
+  const boxes = [];
+  for (let i = 0; i < 240; i++) {
+    await new Promise((go) => requestAnimationFrame(go));
+    const ghost = document.querySelector('#table .ghost .card');
+    if (!ghost) continue;
+    const r = ghost.getBoundingClientRect();
+    boxes.push([r.x, r.y, r.width, r.height]);
+    if (ghost.getAnimations().every((a) => a.playState === 'finished')) break;
+  }
+  return boxes;
+}"""
+
+
+def box_of(table: TablePage, selector: str) -> list[float]:
+    return table.page.evaluate("""(s) => { const r = document.querySelector(s)
+        .getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }""", selector)
+
+
+def test_the_hint_lifts_its_card_and_a_ghost_slides_onto_the_target(moving):
+    moving.load(spades_to_go())
+    boxes = moving.page.evaluate(GHOST_JS)
+    assert len({(round(x), round(y)) for x, y, _, _ in boxes}) > 3, boxes  # it slid
+    target = box_of(moving, '[data-pile="f0"]')
+    assert all(abs(a - b) < 1.5 for a, b in zip(boxes[-1], target, strict=True)), boxes[-1]
+    ace = box_of(moving, '[data-pile="t0"] > [data-card="AS"]')
+    assert ace[1] < box_of(moving, '[data-pile="t0"]')[1] - 2  # lifted
+    assert moving.text("#toast").startswith("Hint: ")  # and the words on screen
+    # The ghost is no card of the table, and the next input takes it away.
+    assert moving.page.evaluate("() => document.querySelector('.ghost [data-card]')") is None
+    moving.page.keyboard.press("Shift")
+    assert moving.page.evaluate("() => document.querySelector('.ghost')") is None
+    assert moving.page.evaluate(STUCK_JS) == []
+
+
+def test_with_reduced_motion_the_hint_ghost_stands_on_the_target(table):
+    table.load(spades_to_go())
+    table.page.click('[data-action="hint"]')
+    table.page.wait_for_function("() => !!document.querySelector('.ghost .card')")
+    assert table.page.evaluate(ANIMATED_JS) == 0
+    ghost = box_of(table, ".ghost .card")
+    target = box_of(table, '[data-pile="f0"]')
+    assert all(abs(a - b) < 1.5 for a, b in zip(ghost, target, strict=True))

@@ -1,0 +1,216 @@
+// Motion on the card table: cards fly from where they were to where they are, turn over,
+// deal out and go home in a cascade; a hint lifts its cards and slides a ghost of them to
+// where they would land.
+//
+// The DOM's logical state (the pile that holds a card, its face, its resting transform)
+// changes at once; the motion is only Web Animations of transform and opacity, which the
+// compositor can run while the main thread works, and nothing here reads layout: every
+// position is a number from the layout. New input never waits: a pointer pressed or a key
+// finishes whatever is flying (the finish's cascade is skipped), and a move made meanwhile
+// lands the cards of the one before at once (the board finishes them first).
+//
+// How fast: <html data-speed="off" | "slow" | "normal" | "fast"> (the settings; missing
+// means normal), and no motion at all when the player's system asks for reduced motion.
+
+const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)");
+const PACE = { off: 0, slow: 1.7, normal: 1, fast: 0.55 };
+const EASE = "cubic-bezier(.2,.7,.3,1)";
+// Milliseconds at normal speed.
+const MS = {
+  move: 190, // one card or group to its new pile
+  turn: 240, // a card turning over in place
+  many: 300, // each card of many leaving at once (a finish, its undo, a deal)
+  lift: 140, // the hinted cards rising
+  ghost: 560, // the hint's ghost sliding to the target
+  rest: 1600, // the ghost resting at the target before it fades
+  fade: 260,
+};
+// Many cards leave one after another: the whole cascade lasts about this long (the gap
+// between two cards kept within GAP_MS).
+const CASCADE_MS = { home: 1500, deal: 900 };
+const GAP_MS = [12, 40];
+
+/** The speed factor now: 0 for no motion, else a multiplier of the durations above. */
+export function pace() {
+  if (REDUCED.matches) return 0;
+  return PACE[document.documentElement.dataset.speed] ?? 1;
+}
+
+const at = ([x, y], rest = "") => `translate(${x}px,${y}px)${rest}`;
+const near = (a, b) => Math.abs(a[0] - b[0]) < 1 && Math.abs(a[1] - b[1]) < 1;
+
+export class Motion {
+  constructor(root) {
+    this.root = root;
+    this.running = new Set(); // animations that new input finishes at once
+    this.waiting = []; // work to do once nothing flies (see settled)
+    this.hintAnims = []; // the hint's lift and ghost: cancelled (not finished) when it goes
+    this.ghost = null;
+    this.ghostTimer = 0;
+    const skip = () => {
+      this.finishAll();
+      this.clearHint();
+    };
+    document.addEventListener("pointerdown", skip, true);
+    document.addEventListener("keydown", skip, true);
+  }
+
+  get busy() {
+    return this.running.size > 0;
+  }
+
+  /** Run `fn` once no card is flying (now if none is): work that can wait (saving the
+   * table's picture, the solver's look at the position) keeps off the frames of a motion. */
+  settled(fn) {
+    if (this.running.size) this.waiting.push(fn);
+    else fn();
+  }
+
+  /** Land every card in flight where it belongs, now. */
+  finishAll() {
+    for (const anim of [...this.running]) {
+      anim.finish();
+      this.land(anim);
+    }
+  }
+
+  // -- cards that moved ------------------------------------------------------------------
+
+  /**
+   * Fly cards to their new places: [{el, from, to, index, order, turn}], positions in the
+   * pixels of the card's own pile (`turn`: "up" or "down" when it changed face on the way).
+   * Cards bound for more than two piles at once (a finish, its undo, a Spider deal from the
+   * stock) go one after another, lowest in their piles first, so a finish reads as the
+   * cards going home in order.
+   */
+  flyAll(flights, kind = "home") {
+    const k = pace();
+    if (!k || !flights.length) return;
+    const many = new Set(flights.map((f) => f.order)).size > 2;
+    if (!many) {
+      for (const f of flights) this.fly(f.el, f.from, f.to, { turn: f.turn, k });
+      return;
+    }
+    flights.sort((a, b) => a.index - b.index || a.order - b.order);
+    const gap = Math.max(GAP_MS[0], Math.min(GAP_MS[1], CASCADE_MS[kind] / flights.length));
+    flights.forEach((f, i) => {
+      this.fly(f.el, f.from, f.to, { turn: f.turn, k, delay: gap * i, ms: MS.many });
+    });
+  }
+
+  /** One card from `from` to `to` (pile pixels). `through`: presses pass through it on
+   * the way (a stock pressed again at once deals again rather than catching this card). */
+  fly(el, from, to, { turn = "", k = pace(), delay = 0, ms = MS.move, through = true } = {}) {
+    if (!k || (near(from, to) && !turn)) return;
+    const timing = { duration: ms * k, delay: delay * k, fill: "backwards", easing: EASE };
+    let frames = [{ transform: at(from) }, { transform: at(to) }];
+    if (turn) {
+      const mid = [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2];
+      frames = [
+        { transform: at(from, " scaleX(1)") },
+        { transform: at(mid, " scaleX(0)") },
+        { transform: at(to, " scaleX(1)") },
+      ];
+    }
+    this.track(el.animate(frames, timing), el, { through });
+    if (turn === "up") this.showBack(el, timing);
+  }
+
+  /** A card turning over where it lies: edge on halfway, its back showing until then. */
+  turn(el, to, up) {
+    const k = pace();
+    if (!k) return;
+    const timing = { duration: (up ? MS.turn : MS.turn / 2) * k, easing: "ease-in-out" };
+    const frames = up
+      ? [{ transform: at(to, " scaleX(1)") }, { transform: at(to, " scaleX(0)") },
+        { transform: at(to, " scaleX(1)") }]
+      : [{ transform: at(to, " scaleX(0)") }, { transform: at(to, " scaleX(1)") }];
+    this.track(el.animate(frames, timing), el, { through: false });
+    if (up) this.showBack(el, timing);
+  }
+
+  // The face is already the new one: its back is painted over it (the ::after of a card
+  // that is turning) until the card stands edge on.
+  showBack(el, timing) {
+    el.classList.add("turning");
+    const frames = [{ opacity: 1 }, { opacity: 1, offset: 0.5 }, { opacity: 0, offset: 0.5 },
+      { opacity: 0 }];
+    this.track(el.animate(frames, { ...timing, pseudoElement: "::after" }), el, { through: false });
+  }
+
+  track(anim, el, { through }) {
+    anim.ppEl = el;
+    el.ppFlights = (el.ppFlights || 0) + 1;
+    el.classList.add("flying");
+    if (through) {
+      anim.ppThrough = true;
+      el.style.pointerEvents = "none";
+    }
+    this.running.add(anim);
+    anim.onfinish = anim.oncancel = () => this.land(anim);
+  }
+
+  land(anim) {
+    if (!this.running.delete(anim)) return;
+    const el = anim.ppEl;
+    el.ppFlights -= 1;
+    if (anim.ppThrough) el.style.pointerEvents = "";
+    if (el.ppFlights <= 0) el.classList.remove("flying", "turning");
+    if (!this.running.size && this.waiting.length) {
+      const waiting = this.waiting;
+      this.waiting = [];
+      for (const fn of waiting) fn();
+    }
+  }
+
+  // -- the hint --------------------------------------------------------------------------
+
+  /**
+   * Show a hinted move: `cards` [{el, rest, from, to}]: `rest` a card's place in its pile's
+   * pixels, `from` the same place and `to` where it would land in table pixels; `lift` how
+   * far the cards rise. The ghost is a
+   * copy of the cards with no identity of its own (no data-card, hidden from assistive
+   * technology: the words say the move).
+   */
+  showHint(cards, lift) {
+    this.clearHint();
+    if (!cards.length) return;
+    const k = pace();
+    const ghost = document.createElement("div");
+    ghost.className = "ghost";
+    ghost.setAttribute("aria-hidden", "true");
+    for (const { el, rest, from, to } of cards) {
+      const copy = el.cloneNode(true);
+      for (const name of ["id", "role", "aria-label", "data-card", "data-hint", "data-held",
+        "data-cursor", "style"]) copy.removeAttribute(name);
+      copy.className = "card ghost-card";
+      copy.style.transform = at(k ? from : to);
+      ghost.append(copy);
+      if (k) {
+        this.hintAnims.push(copy.animate([{ transform: at(from) }, { transform: at(to) }],
+          { duration: MS.ghost * k, delay: MS.lift * k, fill: "forwards", easing: EASE }));
+        this.hintAnims.push(el.animate([{ transform: at(rest) }, { transform: at([rest[0], rest[1] - lift]) }],
+          { duration: MS.lift * k, fill: "forwards", easing: "ease-out" }));
+      }
+    }
+    this.root.append(ghost);
+    this.ghost = ghost;
+    const fadeAt = k ? (MS.lift + MS.ghost + MS.rest) * k : MS.rest * 1.5;
+    this.ghostTimer = setTimeout(() => {
+      if (this.ghost !== ghost) return;
+      if (!k) return this.clearHint();
+      const fade = ghost.animate({ opacity: 0 }, { duration: MS.fade * k, fill: "forwards" });
+      fade.onfinish = () => { if (this.ghost === ghost) this.clearHint(); };
+      this.hintAnims.push(fade);
+    }, fadeAt);
+  }
+
+  /** The hint's motion goes: the lifted cards sink back to their places, the ghost goes. */
+  clearHint() {
+    clearTimeout(this.ghostTimer);
+    for (const anim of this.hintAnims) anim.cancel();
+    this.hintAnims = [];
+    if (this.ghost) this.ghost.remove();
+    this.ghost = null;
+  }
+}
