@@ -150,8 +150,10 @@ def test_input_during_the_finish_lands_every_card_at_once(moving):
     speed(moving, "slow")
     moving.page.click('[data-action="finish"]')
     assert moving.page.evaluate(ANIMATED_JS) > 5  # the cascade is under way
+    assert moving.page.is_hidden("#end")  # the result waits for the cards to land
     moving.page.keyboard.press("Shift")  # any input skips it
     assert moving.page.evaluate(ANIMATED_JS) == 0
+    assert moving.page.evaluate("() => document.querySelector('#end').dataset.result") == "won"
     assert moving.page.evaluate(STUCK_JS) == []
     piles = moving.piles()
     assert all(len(piles[f"f{i}"]) == 13 for i in range(4))

@@ -9,6 +9,7 @@ function formatTime(ms) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
 }
 
+import { pace } from "./motion.js";
 import { download, openStats, shareDeal } from "./scores-view.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -375,11 +376,13 @@ export class Ui {
     // Refusals, hints and "changed in another tab" are shown as well as spoken.
     const shown = ["illegal", "sync", "hint"].includes(payload.event) || payload.hint_words;
     if (payload.announce) this.say(payload.announce, !!shown);
+    this.shown = payload;
     if (payload.status === "playing") {
       this.endShownFor = "";
       this.closeEnd();
     } else {
-      this.showEnd(payload);
+      // Once the cards have landed: a finish's cascade is seen, not covered.
+      this.h.settled(() => this.shown === payload && this.showEnd(payload));
     }
     this.inProgress = !!payload.in_progress;
     this.canUndo = !!payload.can_undo;
@@ -464,7 +467,7 @@ function recordText(payload) {
 // A short burst of colour behind the result; none for players who ask for less motion.
 function celebrate(box) {
   box.replaceChildren();
-  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  if (!pace()) return; // reduced motion, or the speed setting off
   for (let i = 0; i < 28; i++) {
     const bit = document.createElement("i");
     bit.style.setProperty("--a", `${(i * 360) / 28}deg`);

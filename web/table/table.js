@@ -40,6 +40,7 @@ class App {
       placeEnd: (dialog) => app.board.placeOverFelt(dialog),
       settings: (changes) => app.call("settings", changes),
       ask: (kind, data) => app.call(kind, data),
+      settled: (fn) => app.board.motion.settled(fn),
     });
     this.input = new Input(this.root, this.board, {
       busy: () => app.ui.busy(),
