@@ -107,7 +107,7 @@ def load(page, game: engine.Game, speed: str) -> None:
     page.evaluate(SET_STORAGE_JS, backend.items)
     page.goto("/")
     page.wait_for_function(READY_JS, timeout=120_000)
-    page.evaluate("(s) => { document.documentElement.dataset.speed = s; }", speed)
+    page.evaluate("(s) => { window.ppTable.act('settings', { speed: s }); }", speed)
     page.evaluate(FRAMES_JS)
 
 

@@ -79,11 +79,12 @@ def _moving_session(browser, base_url):
 @pytest.fixture(name="moving")
 def _moving(moving_session):
     yield from checked(moving_session)
-    moving_session.page.evaluate("() => { delete document.documentElement.dataset.speed; }")
 
 
 def speed(table: TablePage, value: str) -> None:
-    table.page.evaluate("(v) => { document.documentElement.dataset.speed = v; }", value)
+    """The speed setting (until the next fresh open or load, which start from defaults)."""
+    table.act("settings", speed=value)
+    assert table.page.evaluate("() => document.documentElement.dataset.speed") == value
 
 
 def settle(table: TablePage) -> None:
