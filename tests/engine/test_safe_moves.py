@@ -85,12 +85,11 @@ def test_castle_twos_go_home_at_once_from_the_deal():
     assert {m.src for m in moves} >= set(twos)
 
 
-def test_doublets_the_card_the_foundation_needs_goes_home():
+def test_doublets_has_none_even_for_the_card_the_foundation_needs():
     game = engine.from_position("doublets", {
         "f0": ["AS"], "r0": ["2H"], "r1": ["4C"], "r2": ["9D"], "r3": ["9S"], "r4": ["TD"],
         "r5": ["JD"], "r6": ["5S"], "stock": ["qh", "8h"]})
-    # A 2 (needs after A), then 4, then 8: the stock's top card refills the reserve face up.
-    assert texts(engine.safe_moves(game)) == ["r0-f0", "r1-f0", "r0-f0"]
+    assert "r0-f0" in texts(game.legal_moves()) and engine.safe_moves(game) == []
 
 
 def test_spider_and_a_finished_game_have_none():
