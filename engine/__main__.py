@@ -1,7 +1,8 @@
 """Command line: ``python -m engine deal VARIANT SEED`` and ``play VARIANT SEED MOVE...``
 print positions as JSON; ``solve VARIANT SEED [MOVE...] [--budget-ms N] [--json]`` runs the
 solver from the deal (or from the position after the moves); ``winnable VARIANT --count N``
-lists deal numbers the solver proves winnable.
+lists deal numbers the solver proves winnable; ``rate VARIANT`` solves that list again to
+record how many positions each win took (the deals' difficulty).
 
 Bad input prints one line to stderr and exits with status 2.
 """
@@ -12,6 +13,7 @@ import argparse
 import json
 import os
 import sys
+from typing import Any
 
 from . import VARIANTS, new_game, parse_move
 from .rules.game import Game
@@ -89,9 +91,23 @@ def main(argv: list[str] | None = None) -> int:
     winnable.add_argument("--resume", action="store_true",
                           help="with --output: keep the deals already in that file, made by "
                           "the same command, and go on after the last one")
+    rate = sub.add_parser("rate", help="record how hard the solver finds each winnable deal",
+                          description="Solve the shipped winnable deals of VARIANT again and "
+                          "write 'deal positions moves' lines (engine/solver/rating.py).")
+    rate.add_argument("variant", help="one of: " + ", ".join(VARIANTS))
+    rate.add_argument("--limit", type=_positive, default=None,
+                      help="rate only the first LIMIT deals of the list")
+    rate.add_argument("--max-nodes", type=_positive, default=2_000_000,
+                      help="limit on the positions expanded per deal (default 2000000)")
+    rate.add_argument("--output", help="the file to write (default: the shipped rated list)")
+    rate.add_argument("--resume", action="store_true",
+                      help="keep the deals already in the output file, rated with the "
+                      "same --max-nodes, and rate the others (a larger --limit goes on)")
     args = parser.parse_args(argv)
     if args.command == "winnable":
         return _winnable(args)
+    if args.command == "rate":
+        return _rate(args)
     try:
         game = new_game(args.variant, args.seed)
         for i, text in enumerate(getattr(args, "moves", [])):
@@ -173,6 +189,55 @@ def _write_winnable(args: argparse.Namespace, found: list[int], last: int) -> No
               f"# Tried deals {args.start}..{last}: {len(found)} won.\n")
     with open(args.output, "w", encoding="ascii") as out:
         out.write(header + "".join(f"{seed}\n" for seed in found))
+
+
+def _rate(args: argparse.Namespace) -> int:
+    from .solver.rating import Rated, parse_rated, rate, rated_path
+    from .solver.winnable import winnable_deals
+
+    try:
+        variant(args.variant)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    output = args.output or str(rated_path(args.variant))
+    command = f"# python -m engine rate {args.variant} --max-nodes {args.max_nodes}"
+    deals = winnable_deals(args.variant)[:args.limit]
+    done: list[Rated] = []
+    if args.resume:
+        try:
+            with open(output, encoding="ascii") as saved:
+                text = saved.read()
+            if text.splitlines()[1:2] != [command]:
+                raise ValueError("it was not made by the same command")
+            done = list(parse_rated(text))
+        except (OSError, ValueError) as error:
+            print(f"error: cannot resume from {output!r}: {error}", file=sys.stderr)
+            return 2
+    tried = {r.deal for r in done}
+    missed: list[int] = []
+    todo = [deal for deal in deals if deal not in tried]
+    for i, (deal, answer) in enumerate(rate(args.variant, todo, args.max_nodes)):
+        if answer.result == "won":
+            done.append(Rated(deal, answer.nodes, len(answer.moves)))
+        else:
+            missed.append(deal)
+        if i % 25 == 24 or i == len(todo) - 1:  # an interrupted run keeps what it did
+            _write_rated(output, args.variant, command, done, missed, len(deals))
+    if not todo:
+        _write_rated(output, args.variant, command, done, missed, len(deals))
+    return 0
+
+
+def _write_rated(output: str, name: str, command: str, done: list[Any], missed: list[int],
+                 listed: int) -> None:
+    rows = sorted(done)
+    note = f" Not won again within the limit: {' '.join(map(str, missed))}." if missed else ""
+    header = (f"# Positions the solver expanded to win each deal of winnable-{name}.txt, "
+              f"and the moves of its win: deal positions moves.\n{command}\n"
+              f"# Rated {len(rows)} of the first {listed} listed deals.{note}\n")
+    with open(output, "w", encoding="ascii") as out:
+        out.write(header + "".join(f"{r.deal} {r.positions} {r.moves}\n" for r in rows))
 
 
 if __name__ == "__main__":

@@ -106,6 +106,7 @@ class Table:
         self.notices: list[Notice] = []  # messages for dialogs (e.g. a bad link), shown once
         self.stats = StatsBook(storage, engine.VARIANTS)
         self.recorded = False  # the current game's result is in the statistics
+        self.daily = ""  # the date ("YYYY-MM-DD") whose daily deal is on the table, if any
         self.pending_link: share.Link | None = None  # a link to open once the player agrees
         # (cursor before, cursor after) of each run of moves one undo takes back whole (a
         # finish; a move and the safe cards that went home after it), in the game in play
@@ -119,6 +120,7 @@ class Table:
             "restart": self.do_restart, "new": self.do_new, "settings": self.do_settings,
             "finish": self.do_finish, "read": self.do_read,
             "hint": desk.hint, "hint_step": desk.hint_step, "watch": desk.watch,
+            "daily": desk.daily,
             "stats": scores.stats, "stats_reset": scores.stats_reset,
             "stats_export": scores.stats_export, "stats_import": scores.stats_import,
             "damaged_export": scores.damaged_export, "damaged_clear": scores.damaged_clear,
@@ -144,7 +146,7 @@ class Table:
         link = self.parse_link(query)
         saved = self.restore()
         if link is not None:
-            variant, seed = link
+            variant, seed, daily = link
             game = saved.game if saved is not None else None
             if saved is not None and (game.variant, game.seed) == (variant, seed):
                 self.resume(saved)
@@ -152,9 +154,9 @@ class Table:
                     and not saved.recorded:
                 # A game in progress: keep it until the player agrees to leave it.
                 self.resume(saved)
-                self.pending_link = share.Link(variant, seed)
+                self.pending_link = link
             else:
-                self.open(variant, seed)
+                self.open(variant, seed, daily)
         elif saved is not None:
             self.resume(saved)
         else:
@@ -163,15 +165,19 @@ class Table:
         return self.render("start", announce=f"{labels.title(self.game.variant)}, deal "
                                               f"{self.game.seed}.")
 
-    def parse_link(self, query: str) -> tuple[str, int] | None:
-        """The (variant, deal) of ``?game=..&deal=..``; None if absent; sets a notice if bad."""
+    def parse_link(self, query: str) -> share.Link | None:
+        """The deal of ``?game=..&deal=..[&daily=..]``; None if absent; sets a notice if bad.
+
+        A daily date is kept only when the deal is that date's daily deal."""
         try:
             link = share.parse_link(query, engine.VARIANTS, labels.TITLES)
         except share.LinkError as error:
             self.notices.append({"title": "Link not opened",
                                  "text": f"{error} Your current game is still here."})
             return None
-        return None if link is None else (link.variant, link.deal)
+        if link is not None and link.daily and not self.desk.is_daily(*link):
+            link = link._replace(daily="")
+        return link
 
     def restore(self) -> Saved | None:
         """The autosaved game still in play (a damaged save is kept aside, not used)."""
@@ -183,12 +189,14 @@ class Table:
     def resume(self, saved: Saved) -> None:
         """Put a saved game on the table as it was saved."""
         recorded = saved.recorded or self.stats.counted(saved.game_id)
-        self.adopt(saved.game, saved.elapsed_ms, recorded, saved.game_id)
+        self.adopt(saved.game, saved.elapsed_ms, recorded, saved.game_id, saved.daily)
 
     def adopt(self, game: engine.Game, elapsed_ms: int = 0, recorded: bool = False,
-              game_id: str | None = None) -> None:
-        """Make ``game`` the one on the table, with its clock (a resumed game's time goes on)."""
+              game_id: str | None = None, daily: str = "") -> None:
+        """Make ``game`` the one on the table, with its clock (a resumed game's time goes on);
+        ``daily`` is the date whose daily deal it is, if it is one."""
         self.game = game
+        self.daily = daily
         self.game_id = game_id or self.new_id()
         self.spans = []
         self.desk.game_replaced()
@@ -200,10 +208,11 @@ class Table:
             self.settings["variant"] = game.variant
             self.storage.save_settings(self.settings)
 
-    def open(self, variant: str, seed: int) -> None:
-        """Deal ``seed`` of ``variant`` as a fresh game (the one left counts as a loss)."""
+    def open(self, variant: str, seed: int, daily: str = "") -> None:
+        """Deal ``seed`` of ``variant`` as a fresh game (the one left counts as a loss); the
+        daily deal of date ``daily`` when given."""
         self.scores.abandon()
-        self.adopt(engine.new_game(variant, seed))
+        self.adopt(engine.new_game(variant, seed), daily=daily)
         self.save()
 
     # -- the intents ----------------------------------------------------------------------
@@ -335,17 +344,22 @@ class Table:
         return self.render("redo", move, announce="Move redone. " + self.status_words())
 
     def do_restart(self) -> Payload:
-        """Start the same deal over (the page asked for confirmation first)."""
-        self.open(self.game.variant, self.game.seed)
+        """Start the same deal over (the page asked for confirmation first); a daily deal
+        stays that date's daily."""
+        self.open(self.game.variant, self.game.seed, self.daily)
         return self.render("new", announce="Deal restarted.")
 
-    def do_new(self, variant: str | None = None, seed: int | None = None) -> Payload:
-        """A new game of ``variant`` (default: the current one), deal ``seed`` or random."""
+    def do_new(self, variant: str | None = None, seed: int | None = None,
+               daily: str = "") -> Payload:
+        """A new game of ``variant`` (default: the current one), deal ``seed`` or random;
+        ``daily`` (with ``seed``) when it is the daily deal a link named."""
         variant = variant if variant in engine.VARIANTS else self.game.variant
         if isinstance(seed, bool) or not isinstance(seed, int) \
                 or not DEAL_MIN <= seed <= DEAL_MAX:
             seed = self.desk.draw_seed(variant)
-        self.open(variant, seed)
+        daily = daily if isinstance(daily, str) and self.desk.is_daily(variant, seed, daily) \
+            else ""
+        self.open(variant, seed, daily)
         return self.render("new", announce=f"New game: {labels.title(variant)}, deal {seed}.")
 
     def do_visibility(self, hidden: bool) -> Payload:
@@ -357,7 +371,8 @@ class Table:
 
     def do_settings(self, **changes: Any) -> Payload:
         """Change settings (tap mode, animation speed, the on/off ones of web/storage.py,
-        winnable deals only per variant); a value of the wrong kind is ignored."""
+        per variant: winnable deals only and the level of new deals); a value of the wrong kind
+        is ignored."""
         if changes.get("tap") in TAP_MODES:
             self.settings["tap"] = changes["tap"]
         if changes.get("speed") in SPEEDS:
@@ -367,6 +382,8 @@ class Table:
                 self.settings[flag] = changes[flag]
         if "winnable" in changes:
             self.desk.change_winnable(changes["winnable"])
+        if "level" in changes:
+            self.desk.change_level(changes["level"])
         self.storage.save_settings(self.settings)
         return self.render("settings")
 
@@ -421,7 +438,7 @@ class Table:
         """Autosave the game, its time and whether its result is already counted; never
         over a save that another tab wrote meanwhile (the next intent follows that one)."""
         if not self.saves.changed_elsewhere():
-            self.saves.save(self.game, self.game_id, self.clock.ms(), self.recorded)
+            self.saves.save(self.game, self.game_id, self.clock.ms(), self.recorded, self.daily)
 
     def best_move(self, pile: str, count: int) -> engine.Move | None:
         """The best legal move of the top ``count`` cards of ``pile`` for a tap.
@@ -564,6 +581,7 @@ class Table:
             "clock_running": self.clock.running,
             "progress": labels.progress(variant, pos_for_progress),
             "announce": announce,
+            "daily": self.daily,
         }
         if event in ("start", "new", "sync"):
             payload["pile_names"] = {pid: labels.pile_name(variant, pid) for pid in piles}

@@ -16,7 +16,13 @@ searches in slices through the page's one dispatch, yielding to the browser betw
   "unwinnable" (also in every render payload) is true only where a search proved the
   position lost, never on a guess;
 - ``new`` with no deal number draws from ``engine.winnable_deals(variant)`` when the
-  "Winnable deals only" setting is on for that variant and the variant has such a list.
+  player chose winnable deals of that variant, or from the deals rated at the level
+  chosen (engine/solver/rating.py: Easy, Medium, Hard), when the variant has them;
+- ``daily``: the daily deal of a variant for the page's local date
+  (engine/solver/daily.py), which the table then knows it is playing.
+
+The solver's lists are read on first use (a menu opening, a deal drawn from them), never
+on the way to the first table.
 
 Any change of position drops the search under way (its answer would be for a position
 no longer on the table) and the winning line unless the new position is on it.
@@ -28,6 +34,7 @@ import gc
 from typing import TYPE_CHECKING, Any
 
 import engine
+from web import labels
 from web.solving import LOST, UNKNOWN, WON, Line, Search, Trash, Verdicts
 
 if TYPE_CHECKING:
@@ -205,7 +212,7 @@ class SolverDesk:
         return {"event": "watch", "done": done, "verdict": self.verdict(),
                 "unwinnable": self.unwinnable}
 
-    # -- winnable deals -------------------------------------------------------------------
+    # -- winnable deals, their difficulty, the daily deal ----------------------------------
 
     def winnable_counts(self) -> dict[str, int]:
         """How many proven-winnable deal numbers are shipped for each variant."""
@@ -214,14 +221,28 @@ class SolverDesk:
     opening_check_nodes = OPENING_CHECK_NODES
     opening_check_ms = OPENING_CHECK_MS
 
+    def level_counts(self) -> dict[str, dict[str, int]]:
+        """How many deals of each variant are rated at each level (none: not rated)."""
+        from engine.solver.rating import ratings
+
+        return {v: {level: len(deals) for level, deals in ratings(v).levels.items() if deals}
+                for v in engine.VARIANTS}
+
     def draw_seed(self, variant: str, check: bool = True) -> int:
-        """A random deal number for a new game of ``variant``: from the proven-winnable
-        list when the player asked for winnable deals of it and there is a list; else a
-        random deal, passing over one that a short search proves lost from the start
-        (``check``: the first table of a visit skips it, to keep the solver off that path).
+        """A random deal number for a new game of ``variant``: when the player asked for
+        winnable deals of it, from the deals rated at the level chosen for it, else from
+        its whole proven-winnable list (when there are such deals); else a random deal,
+        passing over one that a short search proves lost from the start (``check``: the
+        first table of a visit skips it, to keep the solver off that path).
         """
         if variant in self.table.settings.get("winnable", ()):
-            deals = engine.winnable_deals(variant)
+            level = self.table.settings.get("level", {}).get(variant)
+            deals: tuple[int, ...] = ()
+            if level:
+                from engine.solver.rating import rated_deals
+
+                deals = rated_deals(variant, level)
+            deals = deals or engine.winnable_deals(variant)
             if deals:
                 return self.table.rng.choice(deals)
         seed = self.table.random_seed()
@@ -236,6 +257,44 @@ class SolverDesk:
         answer = engine.solve(engine.new_game(variant, seed), self.opening_check_ms,
                               self.opening_check_nodes)
         return answer.result == "lost"
+
+    def is_daily(self, variant: str, seed: int, day: str) -> bool:
+        """True when deal ``seed`` of ``variant`` is the daily deal of date ``day``."""
+        from engine.solver.daily import daily_deal
+
+        try:
+            return bool(day) and daily_deal(variant, day) == seed
+        except ValueError:
+            return False
+
+    def daily(self, variant: str | None = None, date: str = "") -> Payload:
+        """Deal the daily deal of ``variant`` (default: the one on the table) for ``date``,
+        the page's local date (``YYYY-MM-DD``)."""
+        from engine.solver.daily import daily_deal
+
+        variant = variant if variant in engine.VARIANTS else self.table.game.variant
+        try:
+            seed = daily_deal(variant, date)
+        except ValueError as error:
+            return self.table.render("illegal", announce=f"No daily deal: {error}.")
+        self.table.open(variant, seed, date)
+        return self.table.render("new", announce=f"Daily deal of {date}: "
+                                                 f"{labels.title(variant)}, deal {seed}.")
+
+    def change_level(self, changes: Any) -> None:
+        """Choose the level of new deals per variant: ``{variant: "easy" | "medium" |
+        "hard" | None}`` (None: any winnable deal, or any deal)."""
+        from engine.solver.rating import LEVELS
+
+        if not isinstance(changes, dict):
+            return
+        levels = dict(self.table.settings.get("level", {}))
+        for variant, level in changes.items():
+            if variant in engine.VARIANTS and level in (None, *LEVELS):
+                levels.pop(variant, None)
+                if level:
+                    levels[variant] = level
+        self.table.settings["level"] = levels
 
     def change_winnable(self, changes: Any) -> None:
         """Turn "Winnable deals only" on or off per variant: ``{variant: bool}``."""
@@ -258,6 +317,7 @@ class SolverDesk:
         payload["unwinnable"] = self.unwinnable
         if event == "settings":
             payload["winnable_counts"] = self.winnable_counts()
+            payload["level_counts"] = self.level_counts()
 
 
 __all__ = ["SolverDesk"]

@@ -28,6 +28,7 @@ class Host(Protocol):
     storage: Storage
     stats: StatsBook
     recorded: bool
+    daily: str  # the date ("YYYY-MM-DD") whose daily deal is on the table, else ""
     pending_link: share.Link | None
     notices: list[Notice]
 
@@ -44,6 +45,9 @@ class Host(Protocol):
 
     def random_seed(self) -> int:
         """A random deal number."""
+
+    def open(self, variant: str, seed: int, daily: str = "") -> None:
+        """Deal ``seed`` of ``variant`` as a fresh game (the daily of ``daily``, if given)."""
 
 
 __all__ = ["Host", "Payload"]

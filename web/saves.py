@@ -4,7 +4,7 @@ move 5,000 as at move 5, and read back exactly, or kept aside when it cannot be.
 The save is a small head and the moves in chunks of :data:`CHUNK`::
 
     game      {"id", "variant", "seed", "count", "cursor", "undo_count", "elapsed_ms",
-               "recorded", ["start"]}
+               "recorded", ["start"], ["daily"]}
     game.<n>  {"id", "moves": "t0-t1 stock-waste ..."}  moves n*CHUNK .. (n+1)*CHUNK-1
 
 A move rewrites the head and the last chunk only (an undo, the head only). The chunks are
@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 import engine
 from web.jsontext import JsonTextError, loads
-from web.stats import MAX_MS
+from web.stats import MAX_MS, is_day
 from web.storage import GAME, Storage, StorageError, unwrap, wrap
 
 CHUNK = 200  # moves a chunk holds
@@ -42,6 +42,7 @@ class Saved(NamedTuple):
     game_id: str
     elapsed_ms: int
     recorded: bool
+    daily: str = ""  # the date ("YYYY-MM-DD") whose daily deal this game is, if it is one
 
 
 def chunk_name(n: int) -> str:
@@ -142,11 +143,15 @@ class GameSaves:
         elapsed = head.get("elapsed_ms", 0)
         valid = isinstance(elapsed, int) and not isinstance(elapsed, bool)
         elapsed = min(max(elapsed, 0), MAX_MS) if valid else 0
-        return Saved(game, game_id, elapsed, head.get("recorded") is True)
+        daily = head.get("daily", "")
+        if daily and not is_day(daily):
+            raise StorageError("its daily date is not a date")
+        return Saved(game, game_id, elapsed, head.get("recorded") is True, daily)
 
     # -- writing --------------------------------------------------------------------------
 
-    def save(self, game: engine.Game, game_id: str, elapsed_ms: int, recorded: bool) -> bool:
+    def save(self, game: engine.Game, game_id: str, elapsed_ms: int, recorded: bool,
+             daily: str = "") -> bool:
         """Write what changed since the last save of this game; False when refused."""
         storage = self.storage
         line = game.line
@@ -164,6 +169,8 @@ class GameSaves:
         head = game.header()
         head.update(id=game_id, count=len(line), elapsed_ms=min(max(int(elapsed_ms), 0), MAX_MS),
                     recorded=bool(recorded))
+        if daily:
+            head["daily"] = daily
         text = json.dumps(wrap(head, storage.schema), separators=(",", ":"))
         ok = ok and storage.write_text(GAME, text)
         if ok:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from web import labels, share
-from web.stats import Result, StatsFileError, chart_svg, clock_text, summary
+from web.stats import Result, StatsFileError, chart_svg, clock_text, is_day, summary
 
 if TYPE_CHECKING:
     from web.host import Host
@@ -50,7 +50,8 @@ class Scores:
         game = self.table.game
         clock = self.table.clock
         self.table.stats.record(game.variant, Result(won, clock.ms(), game.move_count,
-                                               game.undo_count, game.seed), self.table.game_id)
+                                                     game.undo_count, game.seed,
+                                                     self.table.daily), self.table.game_id)
         self.table.recorded = True
 
     def abandon(self) -> None:
@@ -64,13 +65,15 @@ class Scores:
         if self.table.pending_link is not None:
             link, self.table.pending_link = self.table.pending_link, None
             payload["link"] = {"variant": link.variant, "deal": link.deal,
-                               "title": labels.title(link.variant)}
+                               "daily": link.daily, "title": labels.title(link.variant)}
         game = self.table.game
         if game.status == "won":  # the record the win stands in, for the end of the game
             vs = self.table.stats.stats.of(game.variant)
             payload["result"] = {"best_time_ms": vs.best_time_ms, "streak": vs.streak,
                                  "best_streak": vs.best_streak, "won": vs.won,
                                  "played": vs.played}
+            if self.table.daily:
+                payload["result"]["daily_streak"] = vs.daily_streak_on(self.table.daily)
         notices = self.table.notices + self.table.storage.take_notices()
         self.table.notices = []
         if notices:
@@ -78,8 +81,9 @@ class Scores:
 
     # -- the statistics view --------------------------------------------------------------
 
-    def stats(self, variant: str | None = None) -> Payload:
-        """The statistics of ``variant`` (default: the game on the table) for the view."""
+    def stats(self, variant: str | None = None, today: str = "") -> Payload:
+        """The statistics of ``variant`` (default: the game on the table) for the view;
+        ``today`` is the page's local date (``YYYY-MM-DD``), for the daily streak."""
         if variant not in engine.VARIANTS:
             variant = self.table.game.variant
         self.table.stats.refresh()
@@ -89,18 +93,19 @@ class Scores:
             "variant": variant,
             "title": labels.title(variant),
             "variants": [[v, labels.title(v)] for v in engine.VARIANTS],
-            "rows": summary(vs),
+            "rows": summary(vs, today if is_day(today) else ""),
             "played": vs.played,
             "chart": chart_svg(vs.recent),
             "saving": not (self.table.storage.write_failed or self.table.storage.read_failed),
             "damaged": self.table.storage.damaged_count(),
         }
 
-    def stats_reset(self, variant: str | None = None, everything: bool = False) -> Payload:
+    def stats_reset(self, variant: str | None = None, everything: bool = False,
+                    today: str = "") -> Payload:
         """Forget the statistics of ``variant`` (or of every game); the page confirmed."""
         self.table.stats.reset(None if everything else variant if variant in engine.VARIANTS
                          else self.table.game.variant)
-        answer = self.stats(variant)
+        answer = self.stats(variant, today)
         answer["message"] = ("All statistics were reset." if everything
                              else f"Statistics of {answer['title']} were reset.")
         return answer
@@ -111,15 +116,16 @@ class Scores:
         return {"event": "stats_export", "text": self.table.stats.export(now),
                 "filename": f"pocket-patience-stats-{day}.json"}
 
-    def stats_import(self, text: str = "", variant: str | None = None) -> Payload:
+    def stats_import(self, text: str = "", variant: str | None = None,
+                     today: str = "") -> Payload:
         """Replace the statistics with a file's; a bad file changes nothing and says why."""
         try:
             imported = self.table.stats.import_text(str(text))
         except StatsFileError as error:
-            answer = self.stats(variant)
+            answer = self.stats(variant, today)
             answer.update(ok=False, message=f"Nothing was imported: {error}")
             return answer
-        answer = self.stats(variant)
+        answer = self.stats(variant, today)
         games = sum(vs.played for vs in imported.variants.values())
         answer.update(ok=True, message=f"Statistics imported: {games} games.")
         return answer
@@ -143,11 +149,12 @@ class Scores:
     def share(self, page: str = "", result: bool = False) -> Payload:
         """The share link of the deal on the table, for the app at ``page``; with
         ``result``, and the game won, the text tells how it was won."""
-        game = self.table.game
+        game, daily = self.table.game, self.table.daily
         title = labels.title(game.variant)
-        text = share.share_text(title, game.seed)
+        text = share.share_text(title, game.seed, daily)
         if result and game.status == "won":
-            text = (f"Pocket Patience · {title}, deal {game.seed} · won in "
-                    f"{clock_text(self.table.clock.ms())}, {game.move_count} moves")
-        return {"event": "share", "url": share.make_link(str(page), game.variant, game.seed),
+            text = share.result_text(title, game.seed, clock_text(self.table.clock.ms()),
+                                     game.move_count, daily)
+        return {"event": "share",
+                "url": share.make_link(str(page), game.variant, game.seed, daily),
                 "title": f"Pocket Patience: {title}", "text": text}

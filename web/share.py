@@ -1,4 +1,7 @@
-"""Share links: ``…/?game=<variant>&deal=<number>`` made and read back.
+"""Share links: ``…/?game=<variant>&deal=<number>[&daily=<YYYY-MM-DD>]`` made and read back.
+
+A daily deal's link names its date too, so it opens as that date's daily (the table
+checks that the deal is that date's daily before it treats it as one).
 
 Pure Python (no browser imports): the page passes in its address and query string, and
 gets back a link, or a :class:`Link`, or a :class:`LinkError` whose message it shows as
@@ -18,6 +21,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from engine.rules.variants import DEAL_MAX, DEAL_MIN
+from web.stats import is_day
 
 QUOTE_LIMIT = 40  # characters of a bad value quoted back in a message
 
@@ -27,14 +31,16 @@ class Link(NamedTuple):
 
     variant: str
     deal: int
+    daily: str = ""
 
 
 class LinkError(ValueError):
     """A share link that cannot be opened; ``str(error)`` is the message for the player."""
 
 
-def make_link(page_url: str, variant: str, deal: int) -> str:
-    """The share link of deal ``deal`` of ``variant`` for the app at ``page_url``.
+def make_link(page_url: str, variant: str, deal: int, daily: str = "") -> str:
+    """The share link of deal ``deal`` of ``variant`` for the app at ``page_url`` (the
+    daily deal of date ``daily``, when given).
 
     The link keeps the app's folder (so it works wherever the app is hosted) and drops the
     page's own query and fragment, and a trailing ``index.html``.
@@ -49,7 +55,7 @@ def make_link(page_url: str, variant: str, deal: int) -> str:
     path = parts.path or "/"
     if path.endswith("/index.html"):
         path = path[: -len("index.html")]
-    query = urlencode({"game": variant, "deal": str(deal)})
+    query = urlencode({"game": variant, "deal": str(deal), **({"daily": daily} if daily else {})})
     return urlunsplit((parts.scheme, parts.netloc, path, query, ""))
 
 
@@ -103,7 +109,7 @@ def parse_link(query: str, variants: tuple[str, ...] | list[str],
     pairs = query_pairs(query.lstrip("?"))
     values: dict[str, list[str]] = {}
     for key, value in pairs:
-        if key in ("game", "deal"):
+        if key in ("game", "deal", "daily"):
             values.setdefault(key, []).append(value)
     if not values:
         return None
@@ -120,13 +126,25 @@ def parse_link(query: str, variants: tuple[str, ...] | list[str],
                         f"The games are: {names}.")
     if deal is None:
         raise LinkError("The link does not give a deal number.")
-    return Link(game, parse_deal(deal))
+    daily = values.get("daily", [""])[0]
+    if daily and not is_day(daily):
+        raise LinkError(f"The date {quoted(daily)} in the link is not a date written "
+                        "YYYY-MM-DD.")
+    return Link(game, parse_deal(deal), daily)
 
 
-def share_text(variant_title: str, deal: int) -> str:
+def share_text(variant_title: str, deal: int, daily: str = "") -> str:
     """The text that goes with a shared link."""
+    if daily:
+        return f"Play the daily {variant_title} of {daily} in Pocket Patience."
     return f"Play deal {deal} of {variant_title} in Pocket Patience."
 
 
+def result_text(variant_title: str, deal: int, time: str, moves: int, daily: str = "") -> str:
+    """The text that goes with the link of a won game: which deal, in what time and moves."""
+    what = f"Daily {variant_title} {daily}" if daily else f"{variant_title}, deal {deal}"
+    return f"Pocket Patience · {what} · won in {time}, {moves} moves"
+
+
 __all__ = ["DEAL_MAX", "DEAL_MIN", "Link", "LinkError", "make_link", "parse_deal",
-           "parse_link", "query_pairs", "quoted", "share_text"]
+           "parse_link", "query_pairs", "quoted", "result_text", "share_text"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import asdict, dataclass, field, replace
+from datetime import date, timedelta
 from typing import Any
 
 from engine.rules.variants import DEAL_MAX
@@ -44,17 +45,37 @@ class StatsFileError(ValueError):
 
 @dataclass(frozen=True)
 class Result:
-    """One finished game: won or lost, its time and moves, undos used, the deal."""
+    """One finished game: won or lost, its time and moves, undos used, the deal, and the
+    date (``YYYY-MM-DD``) when it was that date's daily deal."""
 
     won: bool
     time_ms: int
     moves: int
     undos: int = 0
     deal: int = 0
+    daily: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"won": self.won, "time_ms": self.time_ms, "moves": self.moves,
+        data = {"won": self.won, "time_ms": self.time_ms, "moves": self.moves,
                 "undos": self.undos, "deal": self.deal}
+        if self.daily:
+            data["daily"] = self.daily
+        return data
+
+
+def day_after(day: str) -> str:
+    """The ``YYYY-MM-DD`` date after ``day``."""
+    return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+
+
+def is_day(value: Any) -> bool:
+    """True for a real date written ``YYYY-MM-DD``."""
+    if not isinstance(value, str) or len(value) != 10 or not value.isascii():
+        return False
+    try:
+        return date.fromisoformat(value).isoformat() == value
+    except ValueError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -71,6 +92,12 @@ class VariantStats:
     win_time_total_ms: int = 0    # sum of the times of all wins (for the average)
     undos: int = 0                # undos made in finished games: recorded, never a penalty
     recent: tuple[Result, ...] = field(default_factory=tuple)
+    # Daily deals: dailies won, the run of consecutive dates won that ends with the last
+    # date won (``daily_last``), and the longest such run.
+    daily_won: int = 0
+    daily_streak: int = 0
+    daily_best: int = 0
+    daily_last: str | None = None
 
     @property
     def win_rate(self) -> float | None:
@@ -82,13 +109,31 @@ class VariantStats:
         """Mean time of the wins, None before the first win."""
         return self.win_time_total_ms // self.won if self.won else None
 
+    def daily_streak_on(self, today: str) -> int:
+        """The daily streak as it stands on ``today``: a date missed since the last daily
+        won (today's may still be played) has broken it."""
+        last = self.daily_last
+        return self.daily_streak if last is not None and today <= day_after(last) else 0
+
+    def add_daily(self, day: str) -> VariantStats:
+        """These statistics with the daily of ``day`` won. A date already won counts once;
+        a daily of a date before the last one won counts as won but leaves the streak,
+        which runs over dates in order."""
+        last = self.daily_last
+        if last is not None and day <= last:
+            return self if day == last else replace(self, daily_won=self.daily_won + 1)
+        streak = self.daily_streak + 1 if last is not None and day == day_after(last) else 1
+        return replace(self, daily_won=self.daily_won + 1, daily_streak=streak,
+                       daily_best=max(self.daily_best, streak), daily_last=day)
+
     def add(self, result: Result) -> VariantStats:
         """These statistics with ``result`` added."""
         recent = (*self.recent, result)[-RECENT:]
         if result.won:
+            base = self.add_daily(result.daily) if result.daily else self
             streak = self.streak + 1
             return replace(
-                self, played=self.played + 1, won=self.won + 1, streak=streak,
+                base, played=self.played + 1, won=self.won + 1, streak=streak,
                 best_streak=max(self.best_streak, streak),
                 best_time_ms=_least(self.best_time_ms, result.time_ms),
                 fewest_moves=_least(self.fewest_moves, result.moves),
@@ -100,6 +145,9 @@ class VariantStats:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["recent"] = [r.to_json() for r in self.recent]
+        if not self.daily_won:  # the daily figures only once there are some
+            for name in ("daily_won", "daily_streak", "daily_best", "daily_last"):
+                del data[name]
         return data
 
 
@@ -143,12 +191,16 @@ def read_result(data: Any, where: str) -> Result:
         raise StatsFileError(f"{where}: each recent game must be an object.")
     if not isinstance(data.get("won"), bool):
         raise StatsFileError(f"{where}: “won” must be true or false.")
+    daily = data.get("daily", "")
+    if daily != "" and not is_day(daily):
+        raise StatsFileError(f"{where}: “daily” must be a date written YYYY-MM-DD.")
     return Result(
         won=data["won"],
         time_ms=_count(data, "time_ms", where, limit=MAX_MS),  # type: ignore[arg-type]
         moves=_count(data, "moves", where),  # type: ignore[arg-type]
         undos=_count(data, "undos", where),  # type: ignore[arg-type]
         deal=_count(data, "deal", where, limit=DEAL_MAX),  # type: ignore[arg-type]
+        daily=daily,
     )
 
 
@@ -182,8 +234,18 @@ def read_variant(data: Any, where: str) -> VariantStats:
                              f"when there are wins.")
     if len(recent) > played:
         raise StatsFileError(f"{where}: more recent games than games played.")
+    # The daily figures came later: a file without them has none.
+    daily_won = _count(data, "daily_won", where, optional=True) or 0
+    daily_streak = _count(data, "daily_streak", where, optional=True) or 0
+    daily_best = _count(data, "daily_best", where, optional=True) or 0
+    daily_last = data.get("daily_last")
+    if daily_last is not None and not is_day(daily_last):
+        raise StatsFileError(f"{where}: “daily_last” must be a date written YYYY-MM-DD.")
+    if not daily_streak <= daily_best <= daily_won <= won \
+            or (daily_last is None) != (daily_won == 0) or (daily_won > 0) != (daily_streak > 0):
+        raise StatsFileError(f"{where}: the daily streaks do not fit the dailies won.")
     return VariantStats(played, won, lost, streak, best_streak, best_time, fewest, total,
-                        undos or 0, recent)
+                        undos or 0, recent, daily_won, daily_streak, daily_best, daily_last)
 
 
 def read_variants(data: Any, known: tuple[str, ...] | list[str],
@@ -356,8 +418,9 @@ def clock_text(ms: int | None) -> str:
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
-def summary(vs: VariantStats) -> list[tuple[str, str]]:
-    """The figures of one variant as (label, text) rows, in display order."""
+def summary(vs: VariantStats, today: str = "") -> list[tuple[str, str]]:
+    """The figures of one variant as (label, text) rows, in display order (the daily
+    streak as it stands on ``today``, ``YYYY-MM-DD``)."""
     rate = vs.win_rate
     return [
         ("Played", str(vs.played)),
@@ -370,6 +433,9 @@ def summary(vs: VariantStats) -> list[tuple[str, str]]:
         ("Fewest moves", "—" if vs.fewest_moves is None else str(vs.fewest_moves)),
         ("Average time of wins", clock_text(vs.average_win_ms)),
         ("Undos used", str(vs.undos)),
+        ("Daily streak", str(vs.daily_streak_on(today or date.today().isoformat()))),
+        ("Best daily streak", str(vs.daily_best)),
+        ("Dailies won", str(vs.daily_won)),
     ]
 
 
@@ -410,5 +476,5 @@ def chart_svg(recent: tuple[Result, ...] | list[Result], games: int = CHART_GAME
 
 
 __all__ = ["KEY", "SCHEMA", "Result", "Stats", "StatsBook", "StatsFileError", "VariantStats",
-           "chart_svg", "clock_text", "export_document", "parse_export", "read_variants",
-           "summary"]
+           "chart_svg", "clock_text", "day_after", "export_document", "is_day", "parse_export",
+           "read_variants", "summary"]

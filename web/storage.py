@@ -32,7 +32,8 @@ Keys (besides "schema"):
     settings   {"variant": str, "tap": "auto" | "select", "four_colour": bool,
                 "large_print": bool, "dark": bool, "left_handed": bool,
                 "speed": "off" | "slow" | "normal" | "fast", "auto_move": bool,
-                "autofinish": bool, "winnable": [variant, ...]}
+                "autofinish": bool, "winnable": [variant, ...],
+                "level": {variant: "easy" | "medium" | "hard"}}
     game, game.<n>   the game in progress (web/saves.py)
     stats      {"variants": {variant: {...}}, "games": [...], "epoch": str} (web/stats.py)
 """
@@ -64,7 +65,7 @@ VALUE_CHARS = 1_000_000  # the largest value read as JSON
 DEFAULT_SETTINGS: dict[str, Any] = {"variant": "spider-1", "tap": "auto", "four_colour": False,
                                     "large_print": False, "dark": False, "left_handed": False,
                                     "speed": "normal", "auto_move": False, "autofinish": True,
-                                    "winnable": ()}
+                                    "winnable": (), "level": {}}
 TAP_MODES = ("auto", "select")
 SPEEDS = ("off", "slow", "normal", "fast")
 # The settings that are on or off: the page shows each as a checkbox.
@@ -362,7 +363,8 @@ class Storage:
         if isinstance(saved, dict):
             checks: dict[str, Callable[[Any], bool]] = {
                 "variant": lambda v: v in variants, "tap": lambda v: v in TAP_MODES,
-                "speed": lambda v: v in SPEEDS, "winnable": lambda v: isinstance(v, list)}
+                "speed": lambda v: v in SPEEDS, "winnable": lambda v: isinstance(v, list),
+                "level": lambda v: isinstance(v, dict)}
             checks.update((flag, lambda v: isinstance(v, bool)) for flag in FLAGS)
             for field, ok in checks.items():
                 if field in saved:
@@ -373,6 +375,8 @@ class Storage:
         if wrong and text is not None:
             self.set_aside(SETTINGS, text, "these could not be read: " + ", ".join(wrong))
         out["winnable"] = [v for v in variants if v in out["winnable"]]
+        out["level"] = {v: level for v, level in out["level"].items()
+                        if v in variants and isinstance(level, str)}
         if out["variant"] not in variants:
             out["variant"] = variants[0]
         return out
