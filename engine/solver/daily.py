@@ -22,11 +22,11 @@ from ..rules.rng import shuffled
 from .winnable import winnable_deals
 
 EPOCH = date(1970, 1, 1).toordinal()
-# Deals each variant's daily draws from: ten years' worth where the list was long enough.
+# Deals each variant's daily draws from: ten years' worth where the list is that long.
 POOL = {
     "spider-1": 1000, "spider-2": 1000, "spider-4": 1000,
-    "spider-relaxed-1": 3660, "spider-relaxed-2": 1000, "spider-relaxed-4": 1000,
-    "klondike": 3660, "beleaguered-castle": 3660, "doublets": 3660,
+    "spider-relaxed-1": 1000, "spider-relaxed-2": 1000, "spider-relaxed-4": 1000,
+    "klondike": 3660, "beleaguered-castle": 1000, "doublets": 1000,
 }
 _ORDERS: dict[tuple[str, int], list[int]] = {}
 

@@ -10,7 +10,7 @@ function formatTime(ms) {
 }
 
 import { pace } from "./motion.js";
-import { download, openStats, shareDeal } from "./scores-view.js";
+import { download, localDay, openStats, shareDeal } from "./scores-view.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -29,10 +29,11 @@ export function applySettings(settings) {
   root.dataset.speed = settings.speed || "normal";
 }
 
-// The address bar shows the deal in play, to copy or bookmark; a reload resumes the
-// autosave of that deal rather than dealing it again (web/controller.py start).
-function showDeal(variant, seed) {
-  const want = `?game=${encodeURIComponent(variant)}&deal=${seed}`;
+// The address bar shows the deal in play (and the date of a daily deal), to copy or
+// bookmark; a reload resumes the autosave of that deal rather than dealing it again
+// (web/controller.py start).
+function showDeal(variant, seed, daily = "") {
+  const want = `?game=${encodeURIComponent(variant)}&deal=${seed}` + (daily ? `&daily=${daily}` : "");
   if (location.search !== want) history.replaceState(null, "", location.pathname + want);
 }
 
@@ -60,12 +61,14 @@ export class Ui {
       settings: $("#settings"),
       lost: $("#lost"),
       winnable: $("#menu-winnable"),
+      level: $("#menu-level"),
       winnableNote: $("#menu-winnable-note"),
     };
     this.settings = {};
     this.notices = []; // messages waiting for the info dialog, shown one after another
     this.titles = {};
     this.winnableCounts = {};
+    this.levelCounts = {};
     this.canUndo = false;
     document.addEventListener("click", (e) => this.onClick(e));
     this.els.info.addEventListener("close", () => this.nextNotice());
@@ -92,6 +95,11 @@ export class Ui {
     this.els.winnable.addEventListener("change", (e) => {
       const variant = this.menuVariant();
       if (variant) this.h.settings({ winnable: { [variant]: e.target.checked } });
+    });
+    // The difficulty of new deals, per game too (a level draws from the rated winnable deals).
+    this.els.level.addEventListener("change", (e) => {
+      const variant = this.menuVariant();
+      if (variant) this.h.settings({ level: { [variant]: e.target.value || null } });
     });
     setInterval(() => this.tick(), 1000);
   }
@@ -144,6 +152,9 @@ export class Ui {
         break;
       case "deal":
         this.dealFromMenu();
+        break;
+      case "daily":
+        this.dailyDeal();
         break;
       case "end-new":
         this.openMenu();
@@ -232,7 +243,8 @@ export class Ui {
     // The winnable lists' sizes come with a settings answer; the first table has none.
     if (!this.countsAsked) {
       this.countsAsked = true;
-      this.h.settings({});
+      const answer = this.h.ask("settings", {});
+      if (answer?.level_counts) this.levelCounts = answer.level_counts;
     }
     const current = this.variant;
     for (const r of this.els.variants.querySelectorAll("input")) r.checked = r.value === current;
@@ -256,11 +268,37 @@ export class Ui {
     const box = this.els.winnable;
     box.disabled = !count;
     box.checked = !!count && (this.settings.winnable || []).includes(variant);
+    const levels = this.levelCounts[variant] || {};
+    const rated = Object.values(levels).reduce((a, b) => a + b, 0);
+    const level = this.els.level;
+    level.disabled = !box.checked || !rated;
+    level.value = (!level.disabled && (this.settings.level || {})[variant]) || "";
+    const ratedText = !count ? "" : rated
+      ? ` Their difficulty, from how long the solver searched to win them, is rated for ` +
+        `${rated.toLocaleString("en")} of them: a third each Easy, Medium and Hard.`
+      : ` No difficulty ratings are included for ${title} yet.`;
     this.els.winnableNote.textContent = count
       ? `New deals of ${title} are drawn from ${count.toLocaleString("en")} deal numbers ` +
-        "the solver has proved winnable (a deal number typed above is dealt as it is)."
+        "the solver has proved winnable (a deal number typed above is dealt as it is)." +
+        ratedText
       : `Not available for ${title}: no deals proved winnable by the solver are ` +
         "included for it yet.";
+  }
+
+  // Today's daily deal of the game chosen in the menu (the page's local date).
+  dailyDeal() {
+    const variant = this.els.menu.open ? this.menuVariant() : this.variant;
+    if (this.els.menu.open) this.els.menu.close();
+    const deal = () => {
+      this.closeEnd();
+      this.h.ask("daily", { variant, date: localDay() });
+    };
+    if (this.inProgress) {
+      this.confirm("Leave this game?", "The game you are playing counts as a loss in the statistics.",
+        "Daily deal", deal);
+    } else {
+      deal();
+    }
   }
 
   dealFromMenu() {
@@ -367,6 +405,7 @@ export class Ui {
     e.moves.textContent = `Moves ${payload.move_count}`;
     e.progress.textContent = payload.progress;
     e.extra.textContent = extraText(payload);
+    this.daily = payload.daily || "";
     this.clock = { ms: payload.elapsed_ms, running: payload.clock_running, at: performance.now() };
     this.tick();
     for (const [action, ok] of [["undo", payload.can_undo], ["redo", payload.can_redo]]) {
@@ -391,13 +430,14 @@ export class Ui {
     this.setUnwinnable(!!payload.unwinnable);
     if (payload.link) {
       // The link stays in the address bar until answered, so a reload asks again.
-      const { variant, deal, title } = payload.link;
+      const { variant, deal, daily, title } = payload.link;
       this.confirm("Open the shared deal?",
-        `${title}, deal ${deal}. The game you are playing now counts as a loss in the statistics.`,
-        "Open it", () => this.h.newGame(variant, deal),
-        () => showDeal(this.variant, this.seed));
+        `${title}, ${daily ? `the daily deal of ${daily}` : `deal ${deal}`}. ` +
+        "The game you are playing now counts as a loss in the statistics.",
+        "Open it", () => this.h.ask("new", { variant, seed: deal, daily }),
+        () => showDeal(this.variant, this.seed, this.daily));
     } else {
-      showDeal(payload.variant, payload.seed);
+      showDeal(payload.variant, payload.seed, this.daily);
     }
     if (payload.notices) this.notify(payload.notices);
   }
@@ -461,6 +501,7 @@ function recordText(payload) {
   if (!r) return "";
   const best = r.best_time_ms === payload.elapsed_ms ? "New best time!" : `Best time ${formatTime(r.best_time_ms)}`;
   const parts = [best, `Streak ${r.streak} (best ${r.best_streak})`, `Won ${r.won} of ${r.played}`];
+  if (r.daily_streak !== undefined) parts.push(`Daily streak ${r.daily_streak}`);
   return parts.map((part) => part.replaceAll(" ", "\u00a0")).join(" · "); // parts never break
 }
 
@@ -480,6 +521,7 @@ function celebrate(box) {
 function extraText(payload) {
   const info = payload.info || {};
   const parts = [];
+  if (payload.daily) parts.push(`Daily ${payload.daily}`);
   if (info.deals_left !== undefined) parts.push(`Deals left ${info.deals_left}`);
   if (info.needs !== undefined) parts.push(`Needs ${info.needs === "T" ? "10" : info.needs}`);
   if (info.redeals_left !== undefined) parts.push(`Redeals left ${info.redeals_left}`);

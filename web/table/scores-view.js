@@ -8,6 +8,13 @@
 
 const ask = (kind, data = {}) => window.ppTable.act(kind, data);
 
+// The page's local date as YYYY-MM-DD: the daily deal and its streak go by the player's
+// own calendar, not by UTC.
+export function localDay(now = new Date()) {
+  const two = (n) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}`;
+}
+
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(props)) {
@@ -123,7 +130,7 @@ function statsView() {
     fileInput);
   statsDialog.addEventListener("click", onStatsClick);
   statsDialog.querySelector("#stats-variant").addEventListener("change", (event) => {
-    showStats(ask("stats", { variant: event.target.value }));
+    showStats(ask("stats", { variant: event.target.value, today: localDay() }));
   });
   fileInput.addEventListener("change", importFile);
   document.body.append(statsDialog);
@@ -154,7 +161,7 @@ function showStats(answer, message = "") {
 
 export function openStats(variant) {
   const view = statsView();
-  showStats(ask("stats", variant ? { variant } : {}));
+  showStats(ask("stats", variant ? { variant, today: localDay() } : { today: localDay() }));
   if (!view.open) view.showModal();
 }
 
@@ -169,13 +176,13 @@ async function onStatsClick(event) {
     case "stats-export": {
       const { text, filename } = ask("stats_export", { now: new Date().toISOString() });
       download(text, filename);
-      showStats(ask("stats", { variant }), `Exported to ${filename}.`);
+      showStats(ask("stats", { variant, today: localDay() }), `Exported to ${filename}.`);
       break;
     }
     case "damaged-download": {
       const { text, filename } = ask("damaged_export", { now: new Date().toISOString() });
       download(text, filename);
-      showStats(ask("stats", { variant }), `Saved as ${filename}.`);
+      showStats(ask("stats", { variant, today: localDay() }), `Saved as ${filename}.`);
       break;
     }
     case "damaged-clear":
@@ -183,7 +190,7 @@ async function onStatsClick(event) {
         "The saved data that could not be read will be deleted. This cannot be undone.",
         "Delete")) {
         const { message } = ask("damaged_clear");
-        showStats(ask("stats", { variant }), message);
+        showStats(ask("stats", { variant, today: localDay() }), message);
       }
       if (!statsDialog.open) statsDialog.showModal();
       break;
@@ -194,7 +201,7 @@ async function onStatsClick(event) {
       if (await confirmLeave("Reset statistics?",
         `The statistics of ${title} will be set back to zero. This cannot be undone.`,
         "Reset")) {
-        showStats(ask("stats_reset", { variant }));
+        showStats(ask("stats_reset", { variant, today: localDay() }));
       }
       if (!statsDialog.open) statsDialog.showModal();
       break;
@@ -202,7 +209,7 @@ async function onStatsClick(event) {
       if (await confirmLeave("Reset all statistics?",
         "The statistics of every game will be set back to zero. This cannot be undone.",
         "Reset all")) {
-        showStats(ask("stats_reset", { variant, everything: true }));
+        showStats(ask("stats_reset", { variant, everything: true, today: localDay() }));
       }
       if (!statsDialog.open) statsDialog.showModal();
       break;
@@ -217,7 +224,7 @@ async function importFile(event) {
   if (!file) return;
   const variant = statsDialog.dataset.variant;
   if (file.size > 1_000_000) {
-    showStats(ask("stats", { variant }), "Nothing was imported: the file is too large.");
+    showStats(ask("stats", { variant, today: localDay() }), "Nothing was imported: the file is too large.");
     return;
   }
   const text = await file.text();
@@ -225,7 +232,7 @@ async function importFile(event) {
     `The statistics in “${file.name}” will replace the ones kept here, if the file is valid.`,
     "Import");
   if (!statsDialog.open) statsDialog.showModal();
-  if (agreed) showStats(ask("stats_import", { text, variant }));
+  if (agreed) showStats(ask("stats_import", { text, variant, today: localDay() }));
 }
 
 // Offer `text` to the player as a file called `filename` (statistics, damaged data).
