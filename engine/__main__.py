@@ -180,7 +180,7 @@ def _resumed(args: argparse.Namespace) -> list[int]:
         lines = saved.read().splitlines()
     if len(lines) < 3 or lines[1] != _command(args):
         raise ValueError("it was not made by the same command")
-    return [int(line) for line in lines[3:] if line.strip()]
+    return [int(line) for line in lines[3:] if line.strip() and not line.startswith("#")]
 
 
 def _write_winnable(args: argparse.Namespace, found: list[int], last: int) -> None:

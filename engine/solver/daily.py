@@ -22,11 +22,12 @@ from ..rules.rng import shuffled
 from .winnable import winnable_deals
 
 EPOCH = date(1970, 1, 1).toordinal()
-# Deals each variant's daily draws from: ten years' worth where the list is that long.
+# Deals each variant's daily draws from: its whole list when this was written (a cycle of
+# 1,000 days, 2,345 for Klondike).
 POOL = {
     "spider-1": 1000, "spider-2": 1000, "spider-4": 1000,
     "spider-relaxed-1": 1000, "spider-relaxed-2": 1000, "spider-relaxed-4": 1000,
-    "klondike": 3660, "beleaguered-castle": 1000, "doublets": 1000,
+    "klondike": 2345, "beleaguered-castle": 1000, "doublets": 1000,
 }
 _ORDERS: dict[tuple[str, int], list[int]] = {}
 

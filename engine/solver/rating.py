@@ -64,7 +64,7 @@ def split_levels(rated: Iterable[Rated]) -> Ratings:
     """Thirds by rank (see the module's text): each level's deals and the cut-offs."""
     ranked = sorted(rated, key=lambda r: (r.positions, r.moves, r.deal))
     n = len(ranked)
-    bounds = (0, n // 3 + (n % 3 > 0), 2 * n // 3 + (n % 3 > 1), n)
+    bounds = (0, -(-n // 3), -(-2 * n // 3), n)  # a third each, the first ones rounded up
     parts = [ranked[bounds[i]:bounds[i + 1]] for i in range(3)]
     levels = {level: tuple(sorted(r.deal for r in part))
               for level, part in zip(LEVELS, parts, strict=True)}

