@@ -155,8 +155,9 @@ class Table:
                 # A game in progress: keep it until the player agrees to leave it.
                 self.resume(saved)
                 self.pending_link = link
-            else:
-                self.open(variant, seed, daily)
+            else:  # (a daily date only if it is that date's deal: do_new checks it too)
+                self.open(variant, seed, daily if self.desk.is_daily(variant, seed, daily)
+                          else "")
         elif saved is not None:
             self.resume(saved)
         else:
@@ -166,17 +167,13 @@ class Table:
                                               f"{self.game.seed}.")
 
     def parse_link(self, query: str) -> share.Link | None:
-        """The deal of ``?game=..&deal=..[&daily=..]``; None if absent; sets a notice if bad.
-
-        A daily date is kept only when the deal is that date's daily deal."""
+        """The deal of ``?game=..&deal=..[&daily=..]``; None if absent; sets a notice if bad."""
         try:
             link = share.parse_link(query, engine.VARIANTS, labels.TITLES)
         except share.LinkError as error:
             self.notices.append({"title": "Link not opened",
                                  "text": f"{error} Your current game is still here."})
             return None
-        if link is not None and link.daily and not self.desk.is_daily(*link):
-            link = link._replace(daily="")
         return link
 
     def restore(self) -> Saved | None:

@@ -259,11 +259,14 @@ class SolverDesk:
         return answer.result == "lost"
 
     def is_daily(self, variant: str, seed: int, day: str) -> bool:
-        """True when deal ``seed`` of ``variant`` is the daily deal of date ``day``."""
+        """True when deal ``seed`` of ``variant`` is the daily deal of date ``day`` (no
+        date: False, without reading the lists)."""
+        if not day:
+            return False
         from engine.solver.daily import daily_deal
 
         try:
-            return bool(day) and daily_deal(variant, day) == seed
+            return daily_deal(variant, day) == seed
         except ValueError:
             return False
 

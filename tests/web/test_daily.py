@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -26,6 +29,7 @@ from web.stats import (
 from web.storage import MemoryBackend, Storage
 
 DAY = "2026-12-01"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def make_table(backend: MemoryBackend | None = None) -> Table:
@@ -171,3 +175,23 @@ def test_a_level_chosen_for_a_game_deals_deals_of_that_rating(level: str) -> Non
     assert table.settings["level"] == {}
     counts = table.handle("settings", {})["level_counts"]
     assert sum(counts["klondike"].values()) >= 150 and set(counts["klondike"]) == set(LEVELS)
+
+
+def test_reloading_a_daily_reads_no_solver_list_on_the_way_to_the_table() -> None:
+    """The address bar names the daily; a reload resumes the autosave without the lists."""
+    code = f"""
+import random, sys
+from web.controller import Table
+from web.storage import MemoryBackend, Storage
+backend = MemoryBackend()
+table = Table(Storage(backend), rng=random.Random(1))
+table.handle("daily", {{"variant": "klondike", "date": "{DAY}"}})
+seed = table.game.seed
+for name in [m for m in sys.modules if m.startswith("engine.solver")]:
+    del sys.modules[name]
+again = Table(Storage(backend)).start(f"?game=klondike&deal={{seed}}&daily={DAY}")
+print(again["daily"], any(m.startswith("engine.solver") for m in sys.modules))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    assert done.stdout.split() == [DAY, "False"]
