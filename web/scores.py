@@ -65,7 +65,9 @@ class Scores:
         if self.table.pending_link is not None:
             link, self.table.pending_link = self.table.pending_link, None
             payload["link"] = {"variant": link.variant, "deal": link.deal,
-                               "daily": link.daily, "title": labels.title(link.variant)}
+                               "title": labels.title(link.variant)}
+            if link.daily:
+                payload["link"]["daily"] = link.daily
         game = self.table.game
         if game.status == "won":  # the record the win stands in, for the end of the game
             vs = self.table.stats.stats.of(game.variant)
