@@ -130,8 +130,13 @@ AXE_RUN_JS = """async (tags) => {
 }"""
 
 
-@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["laptop", "phone"])
-def test_axe_finds_no_violation_on_the_table_or_in_any_dialog(browser, base_url, size):
+@pytest.mark.parametrize(("size", "settings"), [
+    ((1280, 800), {"dark": True, "large_print": True, "four_colour": True}),
+    ((390, 844), {}),
+], ids=["laptop-dark", "phone"])
+def test_axe_finds_no_violation_on_the_table_or_in_any_dialog(browser, base_url, size, settings):
+    """Every dialog, on the light table at a phone's size and on the dark one (large print,
+    four colours) at a laptop's."""
     context, table = make_session(browser, base_url, bypass_csp=True,
                                   viewport={"width": size[0], "height": size[1]})
     page = table.page
@@ -144,6 +149,7 @@ def test_axe_finds_no_violation_on_the_table_or_in_any_dialog(browser, base_url,
 
     try:
         game = table.open("klondike", 7)
+        table.act("settings", **settings)
         check("table")
         page.click('[data-action="new"]')
         check("new game menu")
@@ -151,15 +157,6 @@ def test_axe_finds_no_violation_on_the_table_or_in_any_dialog(browser, base_url,
         page.click('[data-action="settings"]')
         check("settings")
         page.keyboard.press("Escape")
-        table.act("settings", dark=True, large_print=True)
-        check("dark table")
-        page.click('[data-action="settings"]')
-        check("settings, dark")
-        page.keyboard.press("Escape")
-        page.click('[data-action="new"]')
-        check("new game menu, dark")
-        page.keyboard.press("Escape")
-        table.act("settings", dark=False, large_print=False)
         move = first_move(game) or next(m for m in game.legal_moves())
         table.act("play", src=move.src, dst=move.dst, count=move.count)
         page.click('[data-action="new"]')
@@ -179,8 +176,11 @@ def test_axe_finds_no_violation_on_the_table_or_in_any_dialog(browser, base_url,
         piles = {f"f{i}": [r + s for r in "A23456789TJQK"] for i, s in enumerate("SHDC")}
         piles["f3"] = piles["f3"][:-1]
         table.load(engine.from_position("beleaguered-castle", dict(piles, t0=["KC"])))
+        table.act("settings", **settings)  # (load starts from an empty storage)
         table.act("play", src="t0", dst="f3", count=1)
         page.wait_for_selector("#end[open]")
+        dark = page.evaluate("() => document.documentElement.classList.contains('dark')")
+        assert dark == bool(settings.get("dark"))
         check("end of game")
         assert not table.log.problems, table.log.problems
     finally:
