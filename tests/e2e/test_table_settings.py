@@ -87,7 +87,8 @@ def test_the_dialog_fits_a_small_phone_without_scrolling(phone):
 
 
 FELT_JS = """() => [getComputedStyle(document.querySelector('.bar')).backgroundColor,
-    getComputedStyle(document.getElementById('settings')).backgroundColor]"""
+    getComputedStyle(document.getElementById('settings')).backgroundColor,
+    document.querySelector('meta[name="theme-color"]').content]"""
 
 
 def luminance(css: str) -> float:
@@ -100,12 +101,15 @@ def luminance(css: str) -> float:
 def test_the_dark_table_darkens_the_header_and_the_dialogs(table):
     table.goto("?game=klondike&deal=3")
     page = table.page
-    light_bar, light_dialog = page.evaluate(FELT_JS)
+    light_bar, light_dialog, light_meta = page.evaluate(FELT_JS)
     table.act("settings", dark=True)
-    dark_bar, dark_dialog = page.evaluate(FELT_JS)
+    dark_bar, dark_dialog, dark_meta = page.evaluate(FELT_JS)
     table.act("settings", dark=False)
     assert luminance(dark_bar) < luminance(light_bar) and luminance(dark_bar) < 0.02
     assert luminance(light_dialog) > 0.8 and luminance(dark_dialog) < 0.05
+    # The browser's bar follows: the dark header's colour, and back.
+    assert light_meta == "#0b5d3b" and dark_meta == "#0f1714"
+    assert page.evaluate(FELT_JS)[2] == "#0b5d3b"
 
 
 def test_safe_cards_go_home_by_themselves_and_one_undo_takes_them_back(table):

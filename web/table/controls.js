@@ -27,6 +27,14 @@ export function applySettings(settings) {
   const root = document.documentElement;
   for (const [flag, cls] of Object.entries(HTML_CLASSES)) root.classList.toggle(cls, !!settings[flag]);
   root.dataset.speed = settings.speed || "normal";
+  // The browser's own bar (a phone's status bar, an installed app's title bar) goes dark
+  // with the table: the colour of the dark header.
+  const meta = document.querySelector('meta[name="theme-color"]');
+  if (meta) {
+    meta.dataset.light ??= meta.content;
+    const bar = getComputedStyle(root).getPropertyValue("--felt-dark").trim();
+    meta.content = settings.dark && bar ? bar : meta.dataset.light;
+  }
 }
 
 // The address bar shows the deal in play (and the date of a daily deal), to copy or
