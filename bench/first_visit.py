@@ -18,6 +18,10 @@ link. It prints, per profile, the medians of:
   does not reach: they are counted apart ("sw bytes", from Playwright's request events)
   and are NOT slowed down, so with the precache racing the page the throttled figures
   flatter the page less than a real network would;
+- longest task after playable: the longest main-thread task (PerformanceObserver
+  "longtask") that starts after playable and before the page has compiled the app's
+  modules the first table did not import (web/start/pyodide-loader.mjs) and then been
+  idle for AFTER_READY_S: the time a first move may wait;
 - installed app: once the cache is complete, one reload (the page is controlled, the
   Python snapshot gets saved), then a measured reload with the same throttling: first card
   and playable.
@@ -74,6 +78,11 @@ async (paths) => {
 }
 """
 NOW = "() => performance.timeOrigin + performance.now()"
+# Quiet time after the page has compiled the modules the first table did not import, in
+# which the table's first background look at the position runs.
+AFTER_READY_S = 2.0
+LONGEST_AFTER_READY = """(ready) => Math.max(0, ...window.__longTasks
+  .filter(([start]) => start >= ready).map(([, duration]) => duration))"""
 
 
 def precache_list(base: str) -> list[str]:
@@ -146,6 +155,11 @@ def visit(p, url: str, profile: tuple[float, float, float], base: str,
             row = {"first card": marks.get("first card"), "playable": marks["ready"],
                    "bytes": wire.bytes_until(origin + marks["ready"]),
                    "card before playable": marks.get("first card", 1e18) < marks["ready"]}
+            page.wait_for_function("() => window.__pyodideStart?.precompiled !== undefined",
+                                   timeout=timeout_ms)
+            page.wait_for_timeout(AFTER_READY_S * 1000)
+            row["longest task after playable"] = page.evaluate(LONGEST_AFTER_READY,
+                                                               marks["ready"])
             held = f"({CACHED_COUNT})({json.dumps(paths)})"
             try:
                 page.wait_for_function(f"async () => (await {held}) >= {len(paths)}",
@@ -187,6 +201,7 @@ COLUMNS = (  # (key, heading, divisor)
     ("first card", "first card (s)", 1000),
     ("playable", "playable (s)", 1000),
     ("bytes", "MB before playable", 1e6),
+    ("longest task after playable", "longest task after playable (ms)", 1),
     ("offline ready", "offline ready (s)", 1000),
     ("bytes offline ready", "MB page by then", 1e6),
     ("sw bytes", "MB sw fetched (unthrottled)", 1e6),

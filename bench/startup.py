@@ -70,6 +70,11 @@ RECORDER = """
       if (entry.name.startsWith("pp:")) marks[entry.name] ??= entry.startTime;
     }
   }).observe({ type: "mark", buffered: true });
+  // [start, duration] of every long task (> 50 ms) of the main thread.
+  const long = (window.__longTasks = []);
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) long.push([entry.startTime, entry.duration]);
+  }).observe({ type: "longtask", buffered: true });
   new MutationObserver(() => {
     const state = document.documentElement && document.documentElement.dataset.app;
     if (state && state !== "loading") mark(state);

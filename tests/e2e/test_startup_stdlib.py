@@ -149,3 +149,36 @@ def test_a_module_outside_the_cut_imports_before_and_after_the_background_mount(
     assert paths.count(REST) >= 1
     for route in gate:
         route.continue_()
+
+
+# The files of the app's packages that no module has been loaded from, and the names of
+# the sources Python compiles from now on (an audit hook: the "compile" event).
+PENDING_AND_WATCH_JS = """() => window.__pyodideStart.interpreter.runPython(`
+import os, sys
+loaded = {getattr(m, "__file__", None) for m in list(sys.modules.values())}
+pending = sorted(os.path.join(d, n) for d, _, names in os.walk(os.getcwd())
+                 if d != os.getcwd() and "__pycache__" not in d
+                 for n in names if n.endswith(".py") and os.path.join(d, n) not in loaded)
+compiled = []
+sys.addaudithook(lambda event, args: event == "compile" and compiled.append(str(args[1])))
+pending`).toJs()"""
+IMPORT_SOLVER_JS = """() => window.__pyodideStart.interpreter.runPython(`
+compiled.clear()  # the page's own compiling, done by now
+import engine.solver.klondike, engine.solver.spider
+[name for name in compiled if name.endswith(".py")]`).toJs()"""
+
+
+def test_the_modules_the_first_table_did_not_import_are_compiled_after_it(page):
+    """Once the table is playable, each app module it did not import (the solver above
+    all) is compiled in a task of its own and its bytecode written where the import finds
+    it: importing the solver then compiles no source."""
+    # The table's background look at the position (run in idle time) would import the
+    # solver: held off, so that only this test imports it.
+    page.add_init_script("window.requestIdleCallback = () => 0;")
+    table = TablePage(page, Log())
+    table.open("klondike", 7)
+    pending = page.evaluate(PENDING_AND_WATCH_JS)
+    assert "/home/pyodide/engine/solver/klondike.py" in pending
+    page.wait_for_function("() => window.__pyodideStart.precompiled !== undefined")
+    assert page.evaluate("window.__pyodideStart.precompiled") == len(pending)
+    assert page.evaluate(IMPORT_SOLVER_JS) == []

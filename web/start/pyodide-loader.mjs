@@ -213,6 +213,7 @@ async function startPython(options) {
     const pyodide = await startWith({ ...options, indexURL: INDEX_URL, stdLibURL: lib.url },
       app, lib.kind);
     if (lib.kind === "compiled") addRestOfStdlib(pyodide);
+    whenReady(() => precompileLater(pyodide), 0);
     return pyodide;
   } finally {
     if (lib.url.startsWith("blob:")) URL.revokeObjectURL(lib.url);
@@ -283,14 +284,14 @@ function pageScriptsRan() {
   });
 }
 
-// Run `task` once the page says it is playable, so the snapshot never slows the start.
-function whenReady(task) {
+// Run `task` `delay` ms after the page says it is playable, so it never slows the start.
+function whenReady(task, delay = 500) {
   const root = document.documentElement;
-  if (root.dataset.app === "ready") return void setTimeout(task, 500);
+  if (root.dataset.app === "ready") return void setTimeout(task, delay);
   const observer = new MutationObserver(() => {
     if (root.dataset.app === "ready") {
       observer.disconnect();
-      setTimeout(task, 500);
+      setTimeout(task, delay);
     }
   });
   observer.observe(root, { attributes: true, attributeFilter: ["data-app"] });
@@ -384,6 +385,80 @@ function addRestOfStdlib(pyodide) {
       /* an import will try once more, synchronously */
     }
   });
+}
+
+// The app's modules that the first table does not import (the solver above all, which
+// the table's first look at the position imports) are compiled from source when first
+// imported: for the solver, one task of about a third of a second, just as the player
+// may make a first move. So once the table is playable each of them is compiled, one
+// module per task, and its bytecode written to __pycache__, where the import finds it
+// (checked against the source's time and size, as for any .pyc). A module that fails to
+// compile here is simply compiled by its import, as before.
+// report.precompiled: how many modules were compiled so (set when all are done).
+const PRECOMPILE = `
+import os
+import sys
+from importlib import _bootstrap_external as external
+
+
+def pending():
+    """The .py files in the working folder's packages (the app's) no module came from."""
+    loaded = {getattr(m, "__file__", None) for m in list(sys.modules.values())}
+    root = os.getcwd()
+    for folder, folders, names in os.walk(root):
+        folders[:] = sorted(f for f in folders if f != "__pycache__")
+        for name in sorted(names):
+            path = os.path.join(folder, name)
+            if name.endswith(".py") and path not in loaded and folder != root:
+                yield path
+
+
+def precompile(path):
+    """Write the bytecode of the source at path where its import looks for it."""
+    try:
+        st = os.stat(path)
+        with open(path, "rb") as f:
+            code = compile(f.read(), path, "exec", dont_inherit=True)
+        cached = external.cache_from_source(path)
+        os.makedirs(os.path.dirname(cached), exist_ok=True)
+        with open(cached, "wb") as f:
+            f.write(external._code_to_timestamp_pyc(code, st.st_mtime, st.st_size))
+        return True
+    except Exception:
+        return False
+
+
+paths = pending()
+
+
+def step():
+    """Compile the next file: True or False (it failed), None when none is left."""
+    path = next(paths, None)
+    return None if path is None else precompile(path)
+`;
+
+function precompileLater(pyodide) {
+  let step;
+  try {
+    const namespace = pyodide.globals.get("dict")();
+    pyodide.runPython(PRECOMPILE, { globals: namespace });
+    step = namespace.get("step");
+    namespace.destroy();
+  } catch {
+    return; // then every import compiles its module, as Python always can
+  }
+  let compiled = 0;
+  const next = () => {
+    const done = step();
+    if (done === undefined) {
+      step.destroy();
+      report.precompiled = compiled;
+      return;
+    }
+    if (done) compiled += 1;
+    setTimeout(next, 0);
+  };
+  setTimeout(next, 0);
 }
 
 async function makeSnapshot(app, kind) {
