@@ -134,6 +134,14 @@ class DoubletsSpace(Space[Node]):
             out.append(((*macro, _FROM_WASTE if at < 0 else self._plays[at]), child))
         return out
 
+    def steps(self, node: Node, pruned: bool) -> tuple[list[tuple[Macro, Node]], bool]:
+        """:meth:`children`, none where the last pass cannot be won (:func:`last_pass_dead`)."""
+        size, need, reserve, talon, split, passes, _ = node
+        if passes == REDEALS and split and last_pass_dead(need, reserve, talon, split,
+                                                          WON - size):
+            return [], False
+        return self.children(node), False
+
     @staticmethod
     def _new(child: Node, least: dict[Hashable, tuple[int, int]]) -> bool:
         """Note ``child`` unless the same cards were met before with a talon split as early
@@ -150,6 +158,43 @@ class DoubletsSpace(Space[Node]):
     def release(self) -> list[Table]:
         least, self._least = self._least, {}
         return [least]
+
+
+def last_pass_dead(need: int, reserve: bytes, talon: bytes, split: int, plays: int) -> bool:
+    """True when, with no redeal left, some rank cannot be on hand in time for the ``plays``
+    plays still to make (docs/solver.md §10.5).
+
+    Every play takes one card out of the talon (the card played from the waste, or the one
+    refilling the reserve), and in the last pass the waste gives up its cards from the
+    top only: a waste card with ``d`` cards above it leaves at the ``d + 1``-th play from
+    now at the earliest; a stock card at the first. The ``m``-th card of a rank the
+    foundation needs beyond the copies in the reserve must have left the talon by the play
+    that needs it, and copies of one rank leave at different plays.
+    """
+    have = [0] * 16
+    for rank in reserve:
+        have[rank] += 1
+    stock = [0] * 16
+    for i in range(split, len(talon)):
+        stock[talon[i]] += 1
+    # per rank, the earliest play at which its next copies can have left, in order
+    times: list[list[int]] = [[] for _ in range(16)]
+    for rank in range(1, 13):
+        times[rank] = list(range(1, stock[rank] + 1))
+    for i in range(split - 1, -1, -1):
+        rank = talon[i]
+        row = times[rank]
+        earliest = split - i
+        row.append(earliest if not row or row[-1] < earliest else row[-1] + 1)
+    needed = [0] * 16
+    rank = need
+    for play in range(1, plays + 1):
+        needed[rank] += 1
+        short = needed[rank] - have[rank]
+        if short > 0 and (short > len(times[rank]) or times[rank][short - 1] > play):
+            return True
+        rank = doubled(rank)
+    return False
 
 
 def space(rules: DoubletsRules) -> DoubletsSpace:

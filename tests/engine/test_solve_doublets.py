@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 
 import engine
-from engine.rules.doublets import TURN
-from engine.solver.doublets import DoubletsSpace
+from engine.rules.doublets import TURN, WON
+from engine.solver.doublets import DoubletsSpace, last_pass_dead
 from tests.engine.helpers import (
     brute_force,
     check_against_brute_force,
@@ -79,3 +79,31 @@ def test_a_won_deal_replays_and_a_lost_position_is_proved() -> None:
         if brute_force(game) is False:
             break
     assert engine.solve(game, budget_ms=60_000).result == "lost"
+
+
+def last_pass(game: engine.Game) -> engine.Game:
+    """The same cards with no redeal left."""
+    return engine.from_position("doublets", game.position()["piles"], passes=2)
+
+
+def test_the_last_pass_bound_never_calls_a_winnable_position_dead() -> None:
+    """docs/solver.md §10.5: with no redeal left, a position the bound calls dead (a rank the
+    foundation needs cannot have left the waste in time) has no win under the real rules;
+    the bound does call some positions dead, and the whole solver still agrees with brute
+    force on last-pass positions."""
+    rng = random.Random("doublets-last-pass")
+    claimed = 0
+    outcomes = []
+    for _ in range(300):
+        game = last_pass(doublets_position(rng, 26, 38))
+        space = DoubletsSpace(game.rules)
+        _, (size, need, reserve, talon, split, _, _) = space.settle(game.state)
+        if last_pass_dead(need, reserve, talon, split, WON - size):
+            claimed += 1
+            assert brute_force(game, 200_000) is not True, game.position()
+        elif len(outcomes) < 40:
+            expected = check_against_brute_force(game, 200_000)
+            if expected is not None:
+                outcomes.append(expected)
+    assert claimed >= 20
+    assert len(outcomes) == 40 and 5 <= sum(outcomes) <= 35
