@@ -187,6 +187,7 @@ class Table:
         """Put a saved game on the table as it was saved."""
         recorded = saved.recorded or self.stats.counted(saved.game_id)
         self.adopt(saved.game, saved.elapsed_ms, recorded, saved.game_id, saved.daily)
+        self.spans = list(saved.spans)
 
     def adopt(self, game: engine.Game, elapsed_ms: int = 0, recorded: bool = False,
               game_id: str | None = None, daily: str = "") -> None:
@@ -435,7 +436,8 @@ class Table:
         """Autosave the game, its time and whether its result is already counted; never
         over a save that another tab wrote meanwhile (the next intent follows that one)."""
         if not self.saves.changed_elsewhere():
-            self.saves.save(self.game, self.game_id, self.clock.ms(), self.recorded, self.daily)
+            self.saves.save(self.game, self.game_id, self.clock.ms(), self.recorded, self.daily,
+                            self.spans)
 
     def best_move(self, pile: str, count: int) -> engine.Move | None:
         """The best legal move of the top ``count`` cards of ``pile`` for a tap.

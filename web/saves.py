@@ -4,8 +4,13 @@ move 5,000 as at move 5, and read back exactly, or kept aside when it cannot be.
 The save is a small head and the moves in chunks of :data:`CHUNK`::
 
     game      {"id", "variant", "seed", "count", "cursor", "undo_count", "elapsed_ms",
-               "recorded", ["start"], ["daily"]}
+               "recorded", ["start"], ["daily"], ["spans"]}
     game.<n>  {"id", "moves": "t0-t1 stock-waste ..."}  moves n*CHUNK .. (n+1)*CHUNK-1
+
+"spans" lists the runs of moves one undo takes back together (a finish, a move and the
+safe cards that went home after it) as ``[start, end, kind]``; the latest :data:`SPANS`
+only, and a field that does not make sense is dropped (each move then undoes alone):
+it groups undos and holds nothing of the game itself.
 
 A move rewrites the head and the last chunk only (an undo, the head only). The chunks are
 written before the head, and each names the game it belongs to.
@@ -33,6 +38,10 @@ from web.storage import GAME, Storage, StorageError, unwrap, wrap
 CHUNK = 200  # moves a chunk holds
 HEAD_CHARS = 20_000
 CHUNK_CHARS = 20 * CHUNK + 200
+SPANS = 200  # the latest spans kept in the head (older ones undo a move at a time)
+SPAN_KINDS = frozenset({"Finish", "Move"})
+
+Span = tuple[int, int, str]  # moves start..end of the line undo together; what they were
 
 
 class Saved(NamedTuple):
@@ -43,6 +52,7 @@ class Saved(NamedTuple):
     elapsed_ms: int
     recorded: bool
     daily: str = ""  # the date ("YYYY-MM-DD") whose daily deal this game is, if it is one
+    spans: tuple[Span, ...] = ()  # moves that undo together (web.controller.Table.spans)
 
 
 def chunk_name(n: int) -> str:
@@ -53,6 +63,23 @@ def chunk_name(n: int) -> str:
 def chunks_for(count: int) -> int:
     """How many chunks ``count`` moves take."""
     return -(-count // CHUNK)
+
+
+def read_spans(value: Any, count: int) -> tuple[Span, ...]:
+    """The spans of a head, in order and within its ``count`` moves; () when the field is
+    absent or makes no sense."""
+    if not isinstance(value, list) or len(value) > SPANS:
+        return ()
+    spans: list[Span] = []
+    for item in value:
+        if not (isinstance(item, list) and len(item) == 3 and item[2] in SPAN_KINDS
+                and all(type(n) is int for n in item[:2])):
+            return ()
+        start, end, kind = item
+        if not (spans[-1][1] if spans else 0) <= start < end <= count:
+            return ()
+        spans.append((start, end, kind))
+    return tuple(spans)
 
 
 def _count(value: Any, what: str, top: int | None = None) -> int:
@@ -146,12 +173,13 @@ class GameSaves:
         daily = head.get("daily", "")
         if daily and not is_day(daily):
             raise StorageError("its daily date is not a date")
-        return Saved(game, game_id, elapsed, head.get("recorded") is True, daily)
+        spans = read_spans(head.get("spans"), len(game.line))
+        return Saved(game, game_id, elapsed, head.get("recorded") is True, daily, spans)
 
     # -- writing --------------------------------------------------------------------------
 
     def save(self, game: engine.Game, game_id: str, elapsed_ms: int, recorded: bool,
-             daily: str = "") -> bool:
+             daily: str = "", spans: list[Span] | tuple[Span, ...] = ()) -> bool:
         """Write what changed since the last save of this game; False when refused."""
         storage = self.storage
         line = game.line
@@ -171,6 +199,8 @@ class GameSaves:
                     recorded=bool(recorded))
         if daily:
             head["daily"] = daily
+        if spans:
+            head["spans"] = [list(span) for span in spans[-SPANS:]]
         text = json.dumps(wrap(head, storage.schema), separators=(",", ":"))
         ok = ok and storage.write_text(GAME, text)
         if ok:

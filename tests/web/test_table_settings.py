@@ -127,3 +127,39 @@ def test_a_tap_and_a_stock_turn_set_off_the_auto_moves_too():
     assert "Ace of spades goes home by itself." in payload["announce"]
     t.handle("undo")
     assert t.game.move_count == 0 and t.game.position()["piles"]["stock"] == ["as"]
+
+
+def test_a_reload_keeps_which_moves_undo_together():
+    """The spans are saved with the game: after a reload one undo still takes a move and
+    the safe cards that followed it back; a spans field that makes no sense is dropped
+    (each move then undoes alone) and the game itself still resumes."""
+    backend = MemoryBackend()
+    t = table(backend)
+    t.start("")
+    t.handle("settings", {"auto_move": True})
+    t.adopt(engine.from_position("klondike", {
+        "t0": ["AS"], "t1": ["QH"], "t2": ["JS"], "t3": ["AH"], "t4": ["KC"], "t5": ["TH"],
+        "t6": ["2S"]}))
+    t.handle("play", {"src": "t2", "dst": "t1"})  # JS onto QH: AS, 2S, AH go home
+    first, count = t.game.state, t.game.move_count
+    assert count == 4
+    t.handle("play", {"src": "t1", "dst": "t4", "count": 2})
+    head = json.loads(backend.getItem(ROOT + "game"))
+    assert head["spans"] == [[0, 4, "Move"]]
+
+    again = table(backend)
+    again.start("")
+    assert again.game.move_count == 5
+    again.handle("undo")
+    assert again.game.state == first
+    again.handle("undo")
+    assert again.game.move_count == 0
+
+    head["spans"] = [[3, 2, "Move"]]  # ends before it starts
+    backend.setItem(ROOT + "game", json.dumps(head))
+    third = table(backend)
+    third.start("")
+    assert third.game.move_count == 5 and not third.notices
+    third.handle("undo")
+    third.handle("undo")
+    assert third.game.move_count == 3
