@@ -13,7 +13,8 @@ part answers which intent:
 - the table itself (here): the game, its clock, the moves, opening and saving games;
 - the records (web/storage.py, web/saves.py): settings, the autosave, damaged data;
 - the scores (web/scores.py): statistics, results counted once, the share link;
-- the solver desk (web/desk.py): proven hints, the lost-position watch, winnable deals.
+- the solver desk (web/desk.py): proven hints, the live verdict and the way back to a
+  winnable position, winnable deals.
 """
 
 from __future__ import annotations
@@ -121,6 +122,7 @@ class Table:
             "finish": self.do_finish, "read": self.do_read,
             "hint": desk.hint, "hint_step": desk.hint_step, "watch": desk.watch,
             "daily": desk.daily,
+            "rewind": desk.rewind,
             "stats": scores.stats, "stats_reset": scores.stats_reset,
             "stats_export": scores.stats_export, "stats_import": scores.stats_import,
             "damaged_export": scores.damaged_export, "damaged_clear": scores.damaged_clear,

@@ -10,11 +10,18 @@ searches in slices through the page's one dispatch, yielding to the browser betw
   ``{"event": "thinking"}`` and the page calls ``hint_step`` (one slice each) until a
   render payload with the hint comes back (the solver's first move of a win, else the
   heuristic hint) or ``{"event": "hint_cancelled"}`` (the position changed meanwhile);
-- ``watch``: one background slice on the current position, run by the page in idle
-  time after each render; ``{"event": "watch", "done": bool, "verdict": "won" | "lost" |
-  "unknown" | None, "unwinnable": bool}``.
-  "unwinnable" (also in every render payload) is true only where a search proved the
-  position lost, never on a guess;
+- ``watch``: one background slice, run by the page in idle time after each render: on
+  the position in play until its verdict is known, then, on a position proved lost, on
+  the walk back through the history for the latest position the solver proves winnable
+  (web/solving.py LookBack); ``{"event": "watch", "done": bool, "verdict": "won" |
+  "lost" | "unknown" | None, "unwinnable": bool, "rewind": ...}``.
+  "verdict" (also in every render payload) is what is known of the position in play:
+  searched, on a winning line being followed, or implied by the line of play;
+  "unwinnable" is true only where a search proved the position lost (or one before
+  it), never on a guess; "rewind" is None unless the position is lost, then
+  ``{"looking": bool, "back": int}`` (``back`` 0 while looking or when no earlier
+  position was proved winnable);
+- ``rewind``: undo back to that position (a run of plain undos: redo plays them again);
 - ``new`` with no deal number draws from ``engine.winnable_deals(variant)`` when the
   player chose winnable deals of that variant, or from the deals rated at the level
   chosen (engine/solver/rating.py: Easy, Medium, Hard), when the variant has them;
@@ -35,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from web import labels
-from web.solving import LOST, UNKNOWN, WON, Line, Search, Trash, Verdicts
+from web.solving import LOST, UNKNOWN, WON, Line, LookBack, Search, Trash, Verdicts, implied
 
 if TYPE_CHECKING:
     from web.host import Host
@@ -53,6 +60,7 @@ WATCH_SLICE_MS = 4.0  # one idle slice of the watch (short: input may arrive mea
 OPENING_CHECK_NODES = 2_000
 OPENING_CHECK_MS = 30.0
 OPENING_DRAWS = 12  # tries before a lost deal is dealt anyway
+REWIND_BUDGET_MS = 8000.0  # solver time the walk back from a lost position may spend in all
 
 
 class SolverDesk:
@@ -63,6 +71,7 @@ class SolverDesk:
     watch_budget_ms = WATCH_BUDGET_MS
     watch_max_nodes: int | None = WATCH_MAX_NODES
     watch_slice_ms = WATCH_SLICE_MS
+    rewind_budget_ms = REWIND_BUDGET_MS
     # The page sets this: no cyclic garbage collection while a search's tables are alive.
     # They hold a great many objects (and make no cycles); a collection scanning them took
     # up to ~50 ms in Pyodide. Collection resumes once the search and its trash are gone.
@@ -76,6 +85,9 @@ class SolverDesk:
         self.verdicts = Verdicts()
         self.trash = Trash()  # what searches leave behind, freed in idle slices
         self.gc_held = False
+        self.look_back: LookBack | None = None  # from the lost position in play
+        self.learned = 0  # counts what searches found: a verdict implied before may change
+        self._implied: tuple[Any, int, str | None] | None = None  # (state, learned, verdict)
 
     def drop_search(self) -> None:
         """Stop the search under way; its tables are freed later, a little at a time."""
@@ -84,10 +96,11 @@ class SolverDesk:
         self.search = None
         self.hint_waiting = False
 
-    def new_search(self, budget_ms: float, max_nodes: int | None = None) -> Search:
-        """A search of the position in play (replacing any other)."""
+    def new_search(self, budget_ms: float, max_nodes: int | None = None,
+                   game: engine.Game | None = None) -> Search:
+        """A search of the position in play, or of ``game`` (replacing any other)."""
         self.drop_search()
-        self.search = Search(self.table.game, budget_ms, max_nodes, self.trash)
+        self.search = Search(game or self.table.game, budget_ms, max_nodes, self.trash)
         if self.hold_gc and not self.gc_held and gc.isenabled():
             gc.disable()
             self.gc_held = True
@@ -102,12 +115,14 @@ class SolverDesk:
     def position_changed(self) -> None:
         """The position on the table changed: drop what belonged to the old one."""
         self.drop_search()
+        self.look_back = None
+        self._implied = None
         if self.line is not None and self.table.game.state not in self.line:
             self.line = None
 
     def game_replaced(self) -> None:
         """Another game is on the table: nothing of the old one applies."""
-        self.drop_search()
+        self.position_changed()
         self.line = None
 
     # -- hints ----------------------------------------------------------------------------
@@ -164,6 +179,7 @@ class SolverDesk:
         """Keep what a finished search found; it no longer runs."""
         result = search.result or UNKNOWN
         self.verdicts.put(search.state, result)
+        self.learned += 1
         if result == WON:
             self.line = Line(self.table.game.rules, search.state, search.moves)
         search.discard()  # its tables: freed a little at a time, not all at once here
@@ -171,46 +187,104 @@ class SolverDesk:
             self.search = None
             self.hint_waiting = False
 
-    # -- the lost-position watch ----------------------------------------------------------
+    # -- the verdict and the watch ---------------------------------------------------------
 
-    def verdict(self) -> str | None:
-        """What is known of the position in play: "won" (on a winning line, or searched),
-        "lost", "unknown" (searched without an answer), or None (not searched)."""
-        state = self.table.game.state
+    def known(self, state: Any) -> str | None:
+        """What searches found of ``state``: on the winning line, or its own verdict."""
         if self.line is not None and state in self.line:
             return WON
         return self.verdicts.get(state)
 
+    def verdict(self) -> str | None:
+        """What is known of the position in play: "won" (on a winning line, searched, or
+        leading to a position proved winnable), "lost" (proved, or reached from a position
+        proved lost), "unknown" (searched without an answer), or None (not searched)."""
+        game = self.table.game
+        found = self.known(game.state)
+        if found is not None:
+            return found
+        cached = self._implied
+        if cached is None or cached[0] is not game.state or cached[1] != self.learned:
+            cached = self._implied = (game.state, self.learned, implied(game, self.known))
+        return cached[2]
+
     @property
     def unwinnable(self) -> bool:
         """True when the position in play was proved lost (the game may still have moves)."""
-        game = self.table.game
-        return game.status == "playing" and self.verdicts.get(game.state) == LOST
+        return self.table.game.status == "playing" and self.verdict() == LOST
 
     def watch(self, ms: float | None = None) -> Payload:
         """One background slice (at most ``ms``): freeing what earlier searches left, else
-        searching the position in play; "done" once there is nothing left to do."""
+        searching the position in play, else walking back from it when it is lost; "done"
+        once there is nothing left to do."""
         game = self.table.game
         limit = self.watch_slice_ms if ms is None else min(float(ms), self.watch_slice_ms)
         slice_ms = max(1.0, limit)
         if self.trash:  # first the trash (its slice is spent; the search comes next call)
             self.trash.empty(slice_ms)
             return self.watch_answer(done=False)
-        if self.verdict() is None and game.status == "playing" \
-                and not self.hint_waiting:  # a waiting hint drives the search itself
-            search = self.search
-            if search is None or search.state != game.state:
-                search = self.new_search(self.watch_budget_ms, self.watch_max_nodes)
-            if search.step(slice_ms) is not None:
-                self.finish(search)
-        decided = game.status != "playing" or self.verdict() is not None
+        playing = game.status == "playing"
+        verdict = self.verdict()
+        if playing and not self.hint_waiting:  # a waiting hint drives the search itself
+            if verdict is None:
+                search = self.search
+                if search is None or search.state != game.state:
+                    search = self.new_search(self.watch_budget_ms, self.watch_max_nodes)
+                if search.step(slice_ms) is not None:
+                    self.finish(search)
+            elif verdict == LOST:
+                self.walk_back(slice_ms)
+        walking = self.look_back is None or not self.look_back.done
+        decided = not playing or (self.verdict() is not None
+                                  and not (self.verdict() == LOST and walking))
         return self.watch_answer(done=decided and not self.trash)
+
+    def walk_back(self, slice_ms: float) -> None:
+        """One slice of the walk back from the lost position in play."""
+        look = self.look_back
+        if look is None or look.state is not self.table.game.state:
+            look = self.look_back = LookBack(self.table.game, self.rewind_budget_ms, self.known)
+        search = self.search
+        if search is None or search.state != look.probe.state:
+            probe = look.next(self.known)
+            if probe is None:
+                return
+            search = self.new_search(self.watch_budget_ms, self.watch_max_nodes, probe)
+        spent = search.spent_ms
+        result = search.step(slice_ms)
+        look.spent_ms += search.spent_ms - spent
+        if result is not None:
+            self.finish(search)
+            look.settle(result)
+
+    def rewind_info(self) -> dict[str, Any] | None:
+        """The walk back as the page shows it: None unless the position in play is lost."""
+        if not self.unwinnable:
+            return None
+        look = self.look_back
+        if look is None or look.state is not self.table.game.state:
+            return {"looking": True, "back": 0}
+        return {"looking": not look.done, "back": look.found or 0}
+
+    def rewind(self) -> Payload:
+        """Undo back to the latest position the walk back proved winnable."""
+        info = self.rewind_info()
+        if info is None or not info["back"]:
+            words = "No earlier position is known to be winnable yet." if info \
+                else "This position can still be won."
+            return self.table.render("illegal", announce=words)
+        back = info["back"]
+        for _ in range(back):
+            self.table.game.undo()
+        self.table.after_change()
+        moves = "1 move" if back == 1 else f"{back} moves"
+        return self.table.render("rewind", announce=f"Back {moves}: this position can be won.")
 
     def watch_answer(self, done: bool) -> Payload:
         """The answer to a watch slice."""
         self.release_gc()
         return {"event": "watch", "done": done, "verdict": self.verdict(),
-                "unwinnable": self.unwinnable}
+                "unwinnable": self.unwinnable, "rewind": self.rewind_info()}
 
     # -- winnable deals, their difficulty, the daily deal ----------------------------------
 
@@ -313,11 +387,14 @@ class SolverDesk:
         self.table.settings["winnable"] = [v for v in engine.VARIANTS if v in chosen]
 
     def fields(self, payload: Payload, event: str) -> None:
-        """Render payload extras: the proven-lost flag; the winnable lists' sizes for menus.
+        """Render payload extras: the verdict, the proven-lost flag and the walk back; the
+        winnable lists' sizes for menus.
 
         The sizes only come with "settings" (the menu asks once, as it first opens): they
         need the solver's package and lists, which the first table does not."""
+        payload["verdict"] = self.verdict()
         payload["unwinnable"] = self.unwinnable
+        payload["rewind"] = self.rewind_info()
         if event == "settings":
             payload["winnable_counts"] = self.winnable_counts()
             payload["level_counts"] = self.level_counts()

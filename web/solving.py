@@ -7,13 +7,17 @@ slices), so no slice freezes the page for long. What a finished search learns is
 - a :class:`Line` (the moves of a proven win from some position), which answers the next
   hints at once while the player follows it;
 - a :class:`Verdicts` table, position -> "won" / "lost" / "unknown", so a position is
-  searched once and "This game can no longer be won" is said only on a proven "lost".
+  searched once and "This game can no longer be won" is said only on a proven "lost";
+- what the history of a game implies (:func:`implied`): a position reached from one
+  proved lost is lost, one that leads to a position proved winnable is winnable;
+- a :class:`LookBack`, the walk back through the history of a lost game, newest
+  position first, for the latest position the solver proves winnable.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import engine
@@ -128,6 +132,72 @@ class Search:
         return self.result
 
 
+Known = Callable[[Hashable], "str | None"]
+
+
+def implied(game: engine.Game, known: Known) -> str | None:
+    """What the line of play says of the position in play, searched or not.
+
+    Every position of the line is reached from the one before by legal moves, so
+    winnability can only be lost along it: a position after one proved lost is lost, and
+    one before a position proved winnable (on the redo line, after an undo) is winnable.
+    None when neither is known (an "unknown" says nothing either way)."""
+    past = game.copy()
+    while past.undo():
+        if known(past.state) == LOST:
+            return LOST
+    ahead = game.copy()
+    while ahead.redo():
+        if known(ahead.state) == WON:
+            return WON
+    return None
+
+
+class LookBack:
+    """The walk back from a lost position to the latest one the solver proves winnable.
+
+    Newest first, one move further back at a time: the first position proved winnable
+    ends it (``found`` is then how many moves back it lies); positions proved lost or
+    left undecided are passed. It gives up, with ``found`` None, at the start of the
+    game or once ``budget_ms`` of solver time is spent.
+    """
+
+    def __init__(self, game: engine.Game, budget_ms: float, known: Known) -> None:
+        self.state = game.state  # the lost position this walk starts from
+        self.probe = game.copy()  # stands on the position being looked at
+        self.back = 0
+        # Start from the newest position proved lost: those after it are lost too.
+        probe, back = game.copy(), 0
+        while known(probe.state) != LOST and probe.undo():
+            back += 1
+        if known(probe.state) == LOST:
+            self.probe, self.back = probe, back
+        self.found: int | None = None
+        self.done = False
+        self.budget_ms = budget_ms
+        self.spent_ms = 0.0
+
+    def next(self, known: Known) -> engine.Game | None:
+        """Step back to the next position that needs a search (settling on one already
+        known winnable on the way); None once the walk is over."""
+        while not self.done:
+            if self.spent_ms >= self.budget_ms or not self.probe.undo():
+                self.done = True
+                break
+            self.back += 1
+            verdict = known(self.probe.state)
+            if verdict is None:
+                return self.probe
+            self.settle(verdict)
+        return None
+
+    def settle(self, verdict: str) -> None:
+        """The position ``back`` moves back is ``verdict``: a win ends the walk."""
+        if verdict == WON:
+            self.found = self.back
+            self.done = True
+
+
 class Verdicts:
     """What searches found about recent positions (the newest ``size`` kept)."""
 
@@ -147,4 +217,4 @@ class Verdicts:
             del self._found[next(iter(self._found))]
 
 
-__all__ = ["LOST", "Line", "Search", "Trash", "UNKNOWN", "Verdicts", "WON"]
+__all__ = ["LOST", "Line", "LookBack", "Search", "Trash", "UNKNOWN", "Verdicts", "WON", "implied"]

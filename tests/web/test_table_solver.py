@@ -199,7 +199,8 @@ def test_the_watch_says_unwinnable_only_on_a_proven_loss():
     table = make_table(backend)
     assert table.start("")["unwinnable"] is False  # not searched yet: nothing claimed
     answer = watch(table)
-    assert answer == {"event": "watch", "done": True, "verdict": "lost", "unwinnable": True}
+    assert answer == {"event": "watch", "done": True, "verdict": "lost", "unwinnable": True,
+                      "rewind": {"looking": False, "back": 1}}  # the deal itself is won
     assert table.handle("state")["unwinnable"] is True
     hinted = table.handle("hint")  # no move to offer: it says so, and points at Undo
     assert hinted["hint"] is None and "can no longer be won" in hinted["announce"]
@@ -253,7 +254,7 @@ def test_no_notice_once_the_game_is_over():
     table.adopt(engine.from_position("beleaguered-castle", piles))
     assert table.game.status == "lost"  # no legal move: the end dialog says so instead
     assert watch(table) == {"event": "watch", "done": True, "verdict": None,
-                            "unwinnable": False}
+                            "unwinnable": False, "rewind": None}
     assert table.handle("state")["unwinnable"] is False
 
 
@@ -454,7 +455,7 @@ def test_no_watch_search_on_the_winning_line_being_followed(counting):
     move = hint(table)["hint"]
     table.handle("play", dict(zip(("src", "dst", "count"), move, strict=True)))
     assert watch(table) == {"event": "watch", "done": True, "verdict": "won",
-                            "unwinnable": False}
+                            "unwinnable": False, "rewind": None}
     assert counting.started == 1  # the hint's search only
 
 
