@@ -51,7 +51,7 @@ Payload = dict[str, Any]
 
 HINT_BUDGET_MS = 400.0  # solver time a hint may take in all
 HINT_SLICE_MS = 10.0  # one slice of a hint search (the page yields between slices)
-WATCH_BUDGET_MS = 600.0  # solver time the background watch spends on one position
+WATCH_BUDGET_MS = 2000.0  # solver time the background watch spends on one position
 WATCH_MAX_NODES = 20_000  # and positions it may expand there
 WATCH_SLICE_MS = 4.0  # one idle slice of the watch (short: input may arrive meanwhile)
 # A random deal the solver proves lost this quickly is passed over for another: 280 of

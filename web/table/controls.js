@@ -68,6 +68,10 @@ export class Ui {
       info: $("#info"),
       settings: $("#settings"),
       lost: $("#lost"),
+      verdict: $("#st-verdict"),
+      verdictLive: $("#verdict-live"),
+      rewind: $("#lost-rewind"),
+      rewindBack: $("#lost-rewind-back"),
       winnable: $("#menu-winnable"),
       level: $("#menu-level"),
       winnableNote: $("#menu-winnable-note"),
@@ -78,6 +82,8 @@ export class Ui {
     this.winnableCounts = {};
     this.levelCounts = {};
     this.canUndo = false;
+    this.playing = true;
+    this.verdictSaid = ""; // the verdict last announced (an unchanged one is not repeated)
     document.addEventListener("click", (e) => this.onClick(e));
     this.els.info.addEventListener("close", () => this.nextNotice());
     this.els.confirm.addEventListener("close", () => {
@@ -133,6 +139,10 @@ export class Ui {
       case "hint":
       case "finish":
         this.h[action]();
+        break;
+      case "rewind":
+        this.closeEnd();
+        this.h.rewind();
         break;
       case "restart":
         this.els.menu.close();
@@ -435,7 +445,8 @@ export class Ui {
     this.canUndo = !!payload.can_undo;
     this.canRedo = !!payload.can_redo;
     this.moveCount = payload.move_count;
-    this.setUnwinnable(!!payload.unwinnable);
+    this.playing = payload.status === "playing";
+    this.setVerdict(payload);
     if (payload.link) {
       // The link stays in the address bar until answered, so a reload asks again.
       const { variant, deal, daily, title } = payload.link;
@@ -461,18 +472,45 @@ export class Ui {
     }
   }
 
+  // The solver's verdict on the position in play, from a render or a watch slice (the
+  // controller's "verdict", "unwinnable" and "rewind"): the words at the end of the status
+  // bar, said (politely, in a live region of its own) only when a settled verdict differs
+  // from the last one said, so "Winnable" is not repeated after every move that keeps it.
+  setVerdict({ verdict, unwinnable, rewind, done }) {
+    const settled = this.playing ? verdict || "" : "";
+    const [text, short] = this.playing ? VERDICT_WORDS[verdict] || ["Thinking…"] : [""];
+    const el = this.els.verdict;
+    if (el.dataset.text !== text) { // a narrow status bar shows the short words, if any
+      el.dataset.text = text;
+      const words = (cls, t) => Object.assign(document.createElement("span"), { className: cls, textContent: t });
+      el.replaceChildren(...(short ? [words("v-short", short)] : []), ...(text ? [words("v-long", text)] : []));
+    }
+    el.dataset.verdict = settled;
+    document.documentElement.dataset.verdict = settled || (this.playing && !done ? "searching" : "");
+    if (settled && text !== this.verdictSaid) this.els.verdictLive.textContent = text;
+    if (settled || !this.playing) this.verdictSaid = text;
+    this.setUnwinnable(!!unwinnable, rewind);
+  }
+
   // "This game can no longer be won": only ever shown on the solver's proof (the
-  // controller's "unwinnable"), hidden again by anything that changes the position.
-  setUnwinnable(on) {
+  // controller's "unwinnable"), hidden again by anything that changes the position; with
+  // "Back to winnable" once the walk back found a position the solver wins (disabled
+  // while it looks, gone when it found none).
+  setUnwinnable(on, rewind = null) {
     const el = this.els.lost;
     if (on) {
       $("#lost-text").textContent = this.moveCount
         ? "This game can no longer be won." : "This deal cannot be won.";
       $("#lost-undo").hidden = !this.canUndo;
+      const back = rewind?.back || 0;
+      const button = this.els.rewind;
+      button.hidden = !back && !rewind?.looking;
+      button.disabled = !back;
+      const words = back ? `${back} ${back === 1 ? "move" : "moves"} back` : "looking…";
+      if (this.els.rewindBack.textContent !== words) this.els.rewindBack.textContent = words;
     }
     if (el.hidden === !on) return;
     el.hidden = !on;
-    if (on) this.say($("#lost-text").textContent);
   }
 
   thinking(on) {
@@ -525,6 +563,13 @@ function celebrate(box) {
     box.append(bit);
   }
 }
+
+// The verdict's words in the status bar (and a shorter form for a narrow one).
+const VERDICT_WORDS = {
+  won: ["Winnable"],
+  lost: ["Can't be won from here", "Can't be won"],
+  unknown: ["Not sure yet"],
+};
 
 function extraText(payload) {
   const info = payload.info || {};

@@ -9,9 +9,10 @@
 // The solver never runs for long in one call: a hint the controller cannot answer at
 // once comes back as {event: "thinking"} and the search goes on one slice per
 // "hint_step" call, each in its own task (setTimeout), so input and painting get in
-// between; after every render, "watch" calls (one short slice each, in idle time) let the
-// solver look for a proof that the position is lost. A move made meanwhile changes the
-// position, which drops the search in the controller (the next step answers so).
+// between; after every render, "watch" calls (one short slice each, in background tasks)
+// let the solver settle the position's verdict and, on a lost one, look back for the
+// latest position it can win. A move made meanwhile changes the position, which drops
+// the search in the controller (the next step answers so).
 
 import { saveSoon, STORAGE_PREFIX } from "../start/picture.js";
 import { Board } from "./board.js";
@@ -19,8 +20,13 @@ import { setCardNames } from "./cards.js";
 import { Input } from "./input.js";
 import { Ui } from "./controls.js";
 
-const WATCH_DELAY_MS = 400; // quiet time after a render before the solver looks at it
-const WATCH_SLICE_MS = 4; // at most this much solver time per idle callback
+const WATCH_DELAY_MS = 150; // quiet time after a render before the solver looks at it
+const WATCH_SLICE_MS = 4; // at most this much solver time per task
+
+// A task of the lowest priority (Prioritized Task Scheduling), else a plain one.
+const background = window.scheduler?.postTask
+  ? (fn) => window.scheduler.postTask(fn, { priority: "background" })
+  : (fn) => setTimeout(fn, 0);
 
 class App {
   constructor() {
@@ -34,6 +40,7 @@ class App {
       undo: () => app.call("undo"),
       redo: () => app.call("redo"),
       hint: () => app.hint(),
+      rewind: () => app.call("rewind"),
       finish: () => app.call("finish"),
       restart: () => app.call("restart"),
       newGame: (variant, seed) => app.call("new", { variant, seed }),
@@ -175,9 +182,13 @@ class App {
     setTimeout(step, 0);
   }
 
-  // The background look at the position: it starts once no render came for WATCH_DELAY_MS
-  // (moves made in quick succession do not compete with it), then runs one short slice
-  // per idle period until the controller says it is done.
+  // The background look at the position (its verdict, and the walk back from a lost one):
+  // it starts once no render came for WATCH_DELAY_MS (moves made in quick succession do
+  // not compete with it), then runs one short slice per task until the controller says it
+  // is done. The tasks have the lowest priority (input, rendering and timers go first),
+  // one slice each, back to back: an idle callback would get one slice per 50 ms idle
+  // period, a twelfth of the time, and the verdict would come seconds late. A hidden page
+  // stops; it carries on when shown again.
   watch(soon = false) {
     if (!soon) {
       this.watchGen += 1; // a slice already queued for the old position stands down
@@ -185,22 +196,19 @@ class App {
       this.watchTimer = setTimeout(() => this.watch(true), WATCH_DELAY_MS);
       return;
     }
-    if (this.hinting || !this.bridge) return;
+    if (this.hinting || !this.bridge || document.visibilityState === "hidden") return;
     const gen = this.watchGen;
     if (this.board.motion.busy) { // not while cards fly: after them
       this.board.motion.settled(() => gen === this.watchGen && this.watch(true));
       return;
     }
-    const run = (deadline) => {
+    background(() => {
       if (gen !== this.watchGen || this.hinting) return; // the hint's search re-arms us
-      const answer = this.call("watch", { ms: Math.min(WATCH_SLICE_MS, deadline.timeRemaining()) });
+      const answer = this.call("watch", { ms: WATCH_SLICE_MS });
       if (!answer) return;
-      document.documentElement.dataset.verdict = answer.verdict || (answer.done ? "" : "searching");
-      this.ui.setUnwinnable(answer.unwinnable);
+      this.ui.setVerdict(answer);
       if (!answer.done) this.watch(true);
-    };
-    if (window.requestIdleCallback) requestIdleCallback(run, { timeout: 1000 });
-    else setTimeout(() => run({ timeRemaining: () => WATCH_SLICE_MS }), 20);
+    });
   }
 
   showHint([src, dst, count]) {
