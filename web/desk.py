@@ -117,13 +117,22 @@ class SolverDesk:
         self.drop_search()
         self.look_back = None
         self._implied = None
-        if self.line is not None and self.table.game.state not in self.line:
+        if not self.on_line(self.table.game.state):
             self.line = None
 
     def game_replaced(self) -> None:
-        """Another game is on the table: nothing of the old one applies."""
+        """Another game is on the table: the search and the walk back of the old one stop;
+        what was found stays (the same deal dealt again starts on the same winning line)."""
         self.position_changed()
-        self.line = None
+
+    def on_line(self, state: Any) -> bool:
+        """True when ``state`` (of the game in play) is on the winning line."""
+        line = self.line
+        return line is not None and line.variant == self.table.game.variant and state in line
+
+    def key(self, state: Any) -> tuple[str, Any]:
+        """The verdicts' key of a position of the game in play."""
+        return self.table.game.variant, state
 
     # -- hints ----------------------------------------------------------------------------
 
@@ -162,10 +171,10 @@ class SolverDesk:
         """The hint when nothing needs searching: a line's move, or the heuristic's move
         when this position was searched and not won; None when a search is needed."""
         game = self.table.game
-        move = self.line.move_at(game.state) if self.line is not None else None
+        move = self.line.move_at(game.state) if self.on_line(game.state) else None
         proven = move is not None
         if move is None:
-            if self.verdicts.get(game.state) is None:
+            if self.verdicts.get(self.key(game.state)) is None:
                 return None
             move = engine.hint(game)
         if move is None:
@@ -178,7 +187,7 @@ class SolverDesk:
     def finish(self, search: Search) -> None:
         """Keep what a finished search found; it no longer runs."""
         result = search.result or UNKNOWN
-        self.verdicts.put(search.state, result)
+        self.verdicts.put(self.key(search.state), result)
         self.learned += 1
         if result == WON:
             self.line = Line(self.table.game.rules, search.state, search.moves)
@@ -191,9 +200,9 @@ class SolverDesk:
 
     def known(self, state: Any) -> str | None:
         """What searches found of ``state``: on the winning line, or its own verdict."""
-        if self.line is not None and state in self.line:
+        if self.on_line(state):
             return WON
-        return self.verdicts.get(state)
+        return self.verdicts.get(self.key(state))
 
     def verdict(self) -> str | None:
         """What is known of the position in play: "won" (on a winning line, searched, or

@@ -30,6 +30,7 @@ class Line:
     """A proven winning line: the moves from a start position and every position on the way."""
 
     def __init__(self, rules: Rules, state: State, moves: list[engine.Move]) -> None:
+        self.variant = rules.variant  # two variants may share positions, never their lines
         self.moves = list(moves)
         self.index: dict[Hashable, int] = {state: 0}
         for n, move in enumerate(self.moves, 1):
@@ -199,7 +200,9 @@ class LookBack:
 
 
 class Verdicts:
-    """What searches found about recent positions (the newest ``size`` kept)."""
+    """What searches found about recent positions (the newest ``size`` kept), by
+    (variant, position): two variants may share a position (Spider and relaxed Spider
+    deal alike) but not what can be won from it."""
 
     def __init__(self, size: int = 256) -> None:
         self.size = size

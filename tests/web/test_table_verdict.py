@@ -157,7 +157,7 @@ def test_the_walk_back_searches_newest_first_and_stops_at_the_first_win(counting
     assert counting.started == len(MOVES) - LAST_WINNABLE + 1
     games = positions()
     for game in games[:LAST_WINNABLE]:  # older than the one found: never searched
-        assert table.desk.verdicts.get(game.state) is None
+        assert table.desk.known(game.state) is None
 
 
 def test_rewind_undoes_to_the_position_found_and_redo_plays_the_moves_again():
@@ -191,7 +191,7 @@ def test_a_position_left_undecided_is_passed_on_the_way_back():
     table = dealt()
     play(table, MOVES)
     games = positions()
-    table.desk.verdicts.put(games[LAST_WINNABLE].state, "unknown")  # as after a short search
+    table.desk.verdicts.put(table.desk.key(games[LAST_WINNABLE].state), "unknown")  # undecided
     assert watch(table)["rewind"] == {"looking": False, "back": len(MOVES) - 1}
     assert table.handle("rewind")["move_count"] == 1
     assert solved(table.game) == "won"
@@ -245,3 +245,23 @@ def test_no_verdict_once_the_game_is_over():
     assert table.game.status == "lost"
     answer = watch(table)
     assert answer["verdict"] is None and answer["rewind"] is None
+
+
+def test_a_verdict_belongs_to_its_variant(counting):
+    """Spider and relaxed Spider deal alike: one's verdict and line are not the other's."""
+    table = make_table()
+    table.start("?game=spider-relaxed-1&deal=5")
+    assert watch(table)["verdict"] == "won" and counting.started == 1
+    payload = table.handle("new", {"variant": "spider-1", "seed": 5})
+    assert table.game.state == engine.new_game("spider-relaxed-1", 5).state
+    assert payload["verdict"] is None  # not searched under these rules yet
+    assert watch(table)["verdict"] == "won" and counting.started == 2
+
+
+def test_the_same_deal_dealt_again_starts_on_its_winning_line(counting):
+    table = dealt()
+    assert watch(table)["verdict"] == "won"
+    line = table.desk.line.moves
+    assert table.handle("restart")["verdict"] == "won"
+    assert play(table, line[:3])["verdict"] == "won"
+    assert counting.started == 1
