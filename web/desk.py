@@ -1,22 +1,22 @@
-"""The solver desk: proven hints, the lost-position watch, winnable deals.
+"""The solver desk: proven hints, the live verdict, the way back, winnable deals.
 
 Pure Python (no browser imports). :class:`SolverDesk` is one part of web.controller.Table
 (it reads the game on its table and asks the table to render); web/table/table.js drives the
 searches in slices through the page's one dispatch, yielding to the browser between calls:
 
-- ``hint``: a winning line being followed answers at once; a position already searched
+- ``hint``: a position on a winning line found earlier answers at once; a position already searched
   answers at once (the line's move, or the heuristic ``engine.hint`` when it was not
   won); otherwise the solver gets a first slice and, when undecided, the answer is
   ``{"event": "thinking"}`` and the page calls ``hint_step`` (one slice each) until a
   render payload with the hint comes back (the solver's first move of a win, else the
   heuristic hint) or ``{"event": "hint_cancelled"}`` (the position changed meanwhile);
-- ``watch``: one background slice, run by the page in idle time after each render: on
+- ``watch``: one background slice, run by the page between tasks after each render: on
   the position in play until its verdict is known, then, on a position proved lost, on
   the walk back through the history for the latest position the solver proves winnable
   (web/solving.py LookBack); ``{"event": "watch", "done": bool, "verdict": "won" |
   "lost" | "unknown" | None, "unwinnable": bool, "rewind": ...}``.
   "verdict" (also in every render payload) is what is known of the position in play:
-  searched, on a winning line being followed, or implied by the line of play;
+  searched, on a winning line found earlier, or implied by the line of play;
   "unwinnable" is true only where a search proved the position lost (or one before
   it), never on a guess; "rewind" is None unless the position is lost, then
   ``{"looking": bool, "back": int}`` (``back`` 0 while looking or when no earlier
@@ -32,7 +32,8 @@ The solver's lists are read on first use (a menu opening, a deal drawn from them
 on the way to the first table.
 
 Any change of position drops the search under way (its answer would be for a position
-no longer on the table) and the winning line unless the new position is on it.
+no longer on the table) and the walk back; what searches found (verdicts, the newest
+winning lines) stays, keyed by variant and position.
 """
 
 from __future__ import annotations
@@ -42,7 +43,18 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from web import labels
-from web.solving import LOST, UNKNOWN, WON, Line, LookBack, Search, Trash, Verdicts, implied
+from web.solving import (
+    LOST,
+    UNKNOWN,
+    WON,
+    Line,
+    Lines,
+    LookBack,
+    Search,
+    Trash,
+    Verdicts,
+    implied,
+)
 
 if TYPE_CHECKING:
     from web.host import Host
@@ -81,7 +93,7 @@ class SolverDesk:
         self.table = table
         self.search: Search | None = None
         self.hint_waiting = False  # a hint waits for ``search``
-        self.line: Line | None = None
+        self.lines = Lines()  # winning lines found, newest last
         self.verdicts = Verdicts()
         self.trash = Trash()  # what searches leave behind, freed in idle slices
         self.gc_held = False
@@ -117,18 +129,20 @@ class SolverDesk:
         self.drop_search()
         self.look_back = None
         self._implied = None
-        if not self.on_line(self.table.game.state):
-            self.line = None
 
     def game_replaced(self) -> None:
         """Another game is on the table: the search and the walk back of the old one stop;
         what was found stays (the same deal dealt again starts on the same winning line)."""
         self.position_changed()
 
-    def on_line(self, state: Any) -> bool:
-        """True when ``state`` (of the game in play) is on the winning line."""
-        line = self.line
-        return line is not None and line.variant == self.table.game.variant and state in line
+    def line_at(self, state: Any) -> Line | None:
+        """A winning line through ``state`` (a position of the game in play), if known."""
+        return self.lines.find(self.table.game.variant, state)
+
+    @property
+    def line(self) -> Line | None:
+        """The winning line through the position in play, if known."""
+        return self.line_at(self.table.game.state)
 
     def key(self, state: Any) -> tuple[str, Any]:
         """The verdicts' key of a position of the game in play."""
@@ -171,7 +185,8 @@ class SolverDesk:
         """The hint when nothing needs searching: a line's move, or the heuristic's move
         when this position was searched and not won; None when a search is needed."""
         game = self.table.game
-        move = self.line.move_at(game.state) if self.on_line(game.state) else None
+        line = self.line
+        move = line.move_at(game.state) if line is not None else None
         proven = move is not None
         if move is None:
             if self.verdicts.get(self.key(game.state)) is None:
@@ -190,7 +205,7 @@ class SolverDesk:
         self.verdicts.put(self.key(search.state), result)
         self.learned += 1
         if result == WON:
-            self.line = Line(self.table.game.rules, search.state, search.moves)
+            self.lines.add(Line(self.table.game.rules, search.state, search.moves))
         search.discard()  # its tables: freed a little at a time, not all at once here
         if self.search is search:
             self.search = None
@@ -199,8 +214,8 @@ class SolverDesk:
     # -- the verdict and the watch ---------------------------------------------------------
 
     def known(self, state: Any) -> str | None:
-        """What searches found of ``state``: on the winning line, or its own verdict."""
-        if self.on_line(state):
+        """What searches found of ``state``: on a winning line, or its own verdict."""
+        if self.line_at(state) is not None:
             return WON
         return self.verdicts.get(self.key(state))
 

@@ -4,8 +4,8 @@ Pure Python (no browser imports). The page never runs the solver in one go: it c
 :class:`Search` for one short slice at a time (web/table/table.js yields to the browser between
 slices), so no slice freezes the page for long. What a finished search learns is kept:
 
-- a :class:`Line` (the moves of a proven win from some position), which answers the next
-  hints at once while the player follows it;
+- :class:`Lines`, the newest few :class:`Line` (the moves of a proven win from some
+  position), which answer the next hints at once while the player follows one;
 - a :class:`Verdicts` table, position -> "won" / "lost" / "unknown", so a position is
   searched once and "This game can no longer be won" is said only on a proven "lost";
 - what the history of a game implies (:func:`implied`): a position reached from one
@@ -44,6 +44,28 @@ class Line:
 
     def __contains__(self, state: object) -> bool:
         return state in self.index
+
+
+class Lines:
+    """The newest winning lines found (a few): a position on any of them is winnable and
+    its next winning move is known, whether the player follows a line, leaves it and
+    comes back by undoing, or deals the same deal again."""
+
+    def __init__(self, size: int = 8) -> None:
+        self.size = size
+        self._lines: list[Line] = []
+
+    def add(self, line: Line) -> None:
+        """Keep ``line`` (the oldest goes when there are too many)."""
+        self._lines.append(line)
+        del self._lines[:-self.size]
+
+    def find(self, variant: str, state: object) -> Line | None:
+        """The newest line of ``variant`` through ``state``, or None."""
+        for line in reversed(self._lines):
+            if line.variant == variant and state in line:
+                return line
+        return None
 
 
 Bin = list | set | dict
@@ -220,4 +242,5 @@ class Verdicts:
             del self._found[next(iter(self._found))]
 
 
-__all__ = ["LOST", "Line", "LookBack", "Search", "Trash", "UNKNOWN", "Verdicts", "WON", "implied"]
+__all__ = ["LOST", "Line", "Lines", "LookBack", "Search", "Trash", "UNKNOWN", "Verdicts", "WON",
+           "implied"]

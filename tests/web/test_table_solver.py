@@ -161,7 +161,7 @@ def test_any_other_move_drops_the_line(counting):
     shown = engine.Move(*hint(table)["hint"])
     other = next(m for m in table.game.legal_moves() if m != shown)
     table.handle("play", {"src": other.src, "dst": other.dst, "count": other.count})
-    assert table.desk.line is None
+    assert table.desk.line is None  # the new position is on no winning line
     payload = hint(table)  # a new search from the new position
     assert counting.started == 2
     assert engine.Move(*payload["hint"]) in table.game.legal_moves()
