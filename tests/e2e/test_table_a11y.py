@@ -16,6 +16,7 @@ from tests.e2e.table_helpers import (  # noqa: F401 (fixtures)
     first_move,
     make_session,
 )
+from tests.web import test_table_verdict as verdict_case
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -173,6 +174,13 @@ def test_axe_finds_no_violation_on_the_table_or_in_any_dialog(browser, base_url,
         page.locator("#info").wait_for()
         check("info")
         page.click("#info [data-menu=cancel]")
+        lost = engine.new_game("beleaguered-castle", verdict_case.DEAL)
+        for move in verdict_case.MOVES:
+            lost.play(move)
+        table.load(lost)
+        page.wait_for_function("() => !document.getElementById('lost-rewind').disabled",
+                               timeout=30_000)
+        check("lost notice, back to winnable")
         piles = {f"f{i}": [r + s for r in "A23456789TJQK"] for i, s in enumerate("SHDC")}
         piles["f3"] = piles["f3"][:-1]
         table.load(engine.from_position("beleaguered-castle", dict(piles, t0=["KC"])))

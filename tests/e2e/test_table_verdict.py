@@ -108,7 +108,7 @@ def test_back_to_winnable_undoes_to_the_latest_winnable_position(table):
     table.check(game)
     assert table.text("#st-verdict") == "Can't be won from here"  # remembered
     page.wait_for_function(REWIND_READY_JS, timeout=30_000)
-    assert table.text("#lost-rewind-back") == f"{back} moves back"
+    assert table.text("#lost-rewind-back") == f"· {back} moves back"
 
 
 def test_no_way_back_on_a_deal_lost_from_its_start(table):

@@ -506,7 +506,7 @@ export class Ui {
       const button = this.els.rewind;
       button.hidden = !back && !rewind?.looking;
       button.disabled = !back;
-      const words = back ? `${back} ${back === 1 ? "move" : "moves"} back` : "looking…";
+      const words = `· ${back ? `${back} ${back === 1 ? "move" : "moves"} back` : "looking…"}`;
       if (this.els.rewindBack.textContent !== words) this.els.rewindBack.textContent = words;
     }
     if (el.hidden === !on) return;
