@@ -23,6 +23,7 @@ from tests.e2e.table_helpers import (  # noqa: F401 (fixtures)
 )
 
 RANKS = "A23456789TJQK"
+FRAME_MS = 1000 / 60
 
 # The motion of an element (its Web Animations; not the hint's CSS glow), and whether it
 # is drawn where its own transform (its place) puts it.
@@ -31,25 +32,30 @@ const atRest = (el) => {
   const [m, n] = [new DOMMatrix(getComputedStyle(el).transform), new DOMMatrix(el.style.transform)];
   return ["a", "b", "c", "d", "e", "f"].every((k) => Math.abs(m[k] - n[k]) < 0.01);
 };"""
-# Play an intent, then sample `selector`'s element once a frame until it has no
-# animation left (at most 240 frames): its transform and box each frame, and whether the
-# page's state had changed when the intent returned (the card in its new pile at once).
+# Play an intent, then look at `selector`'s element along its motion: with its animations
+# paused, its transform and box at eighths of their length (positions, whatever the
+# machine's speed); then let them run out, and say whether it came to rest in its place.
 FLIGHT_JS = """async ([kind, data, selector]) => {
   """ + AT_REST + """
   window.ppTable.act(kind, data);
   const el = document.querySelector(selector);
-  const frames = [];
   const animated = [...document.querySelectorAll('#table .card')]
     .filter((card) => motions(card).length).length;
-  for (let i = 0; i < 240; i++) {
+  const anims = motions(el);
+  const frames = [];
+  const end = Math.max(0, ...anims.map((a) => a.effect.getComputedTiming().endTime));
+  anims.forEach((a) => a.pause());
+  for (let i = 0; i < 8 && anims.length; i++) {
+    anims.forEach((a) => { a.currentTime = (end * i) / 8; });
     const r = el.getBoundingClientRect();
-    frames.push({ transform: getComputedStyle(el).transform, x: r.x, y: r.y,
-                  anims: motions(el).length });
-    if (!motions(el).length) break;
+    frames.push({ transform: getComputedStyle(el).transform, x: r.x, y: r.y });
+  }
+  anims.forEach((a) => a.play());
+  for (let i = 0; i < 600 && motions(el).length; i++) {
     await new Promise((go) => requestAnimationFrame(go));
   }
-  return { frames, animated, landed: atRest(el), card: el.dataset.card,
-           pile: el.parentElement.dataset.pile };
+  return { frames, animated, end, left: motions(el).length, landed: atRest(el),
+           card: el.dataset.card, pile: el.parentElement.dataset.pile };
 }"""
 # The cards of the table with an animation, right now.
 ANIMATED_JS = """() => document.getAnimations().filter((a) => !(a instanceof CSSAnimation)
@@ -100,14 +106,14 @@ def test_a_move_flies_over_frames_and_lands_in_its_place_with_no_animation_left(
     game = moving.open("klondike", 3)  # t0's 9 of hearts onto t6
     move = engine.parse_move(game, "t0-t6")
     game.play(move)
+    before = box_of(moving, '[data-pile="t0"] > [data-card]:last-child')
     seen = fly(moving, move, '[data-pile="t6"] > [data-card]:last-child')
     assert (seen["card"], seen["pile"]) == ("9H", "t6")  # in its new pile at once
-    frames = seen["frames"]
-    places = {(round(f["x"]), round(f["y"])) for f in frames}
-    assert len(frames) > 3 and len(places) > 3, frames  # it went there over several frames
-    assert frames[0]["anims"] and not frames[-1]["anims"]
-    # Landed: what is drawn is its place, and the place is the one the layout gives it.
-    assert seen["landed"]
+    places = [(round(f["x"]), round(f["y"])) for f in seen["frames"]]
+    assert seen["end"] > 2 * FRAME_MS and len(set(places)) == 8, places  # on its way
+    assert places[0] == (round(before[0]), round(before[1]))  # from where it was
+    # Landed: nothing left running, and what is drawn is its place.
+    assert seen["left"] == 0 and seen["landed"]
     assert moving.page.evaluate(STUCK_JS) == []
     moving.check(game)
 
@@ -118,12 +124,10 @@ def test_a_card_turned_up_by_a_move_turns_over_where_it_lies(moving):
     game.play(move)
     seen = fly(moving, move, '[data-pile="t1"] > [data-card]:last-child')
     assert seen["card"] == "4D"
-    frames = seen["frames"]
-    assert len(frames) > 3 and frames[0]["anims"] and not frames[-1]["anims"]
-    # Edge on part of the way (scaled to nothing across), whole again at the end.
-    widths = [float(f["transform"].split("(")[1].split(",")[0]) for f in frames
-              if f["transform"].startswith("matrix(")]
-    assert min(widths) < 0.5 and widths[-1] == 1, widths
+    # Edge on halfway (scaled to nothing across), whole at the start and once landed.
+    widths = [float(f["transform"].split("(")[1].split(",")[0]) for f in seen["frames"]]
+    assert widths[0] > 0.9 and min(widths) < 0.2, widths
+    assert seen["left"] == 0 and seen["landed"]
     settle(moving)
     moving.check(game)
 
@@ -148,9 +152,14 @@ def spades_to_go() -> engine.Game:
 def test_input_during_the_finish_lands_every_card_at_once(moving):
     game = spades_to_go()
     moving.load(game)
-    speed(moving, "slow")
-    moving.page.click('[data-action="finish"]')
-    assert moving.page.evaluate(ANIMATED_JS) > 5  # the cascade is under way
+    # Finish, and hold the cascade where it is (however slow the machine) until the key.
+    under_way = moving.page.evaluate("""() => {
+        document.querySelector('[data-action="finish"]').click();
+        document.getAnimations().forEach((a) => a.pause());
+        return document.getAnimations().filter((a) => a.effect.target?.closest?.('#table'))
+            .length;
+    }""")
+    assert under_way > 5
     assert moving.page.is_hidden("#end")  # the result waits for the cards to land
     moving.page.keyboard.press("Shift")  # any input skips it
     assert moving.page.evaluate(ANIMATED_JS) == 0
@@ -166,12 +175,15 @@ def test_a_move_made_during_a_motion_finishes_it_and_plays(moving):
     first = engine.parse_move(game, "t4-t2")
     game.play(first)
     game.play(next(m for m in game.legal_moves() if m.src == "stock"))
-    speed(moving, "slow")
-    moving.act("play", src=first.src, dst=first.dst, count=first.count)
-    assert moving.page.evaluate(ANIMATED_JS) > 0
-    moving.act("stock")  # a card turned onto the waste while the 4 of spades flies
-    assert moving.page.evaluate("""() => document.querySelector('[data-pile="t2"] > :last-child')
-        .getAnimations().filter((a) => !(a instanceof CSSAnimation)).length""") == 0
+    flying = moving.page.evaluate("""(data) => {
+        const flying = () => document.querySelector('[data-pile="t2"] > :last-child')
+            .getAnimations().filter((a) => !(a instanceof CSSAnimation)).length;
+        window.ppTable.act("play", data);
+        const before = flying();
+        window.ppTable.act("stock");  // a card turned onto the waste meanwhile
+        return [before, flying()];
+    }""", {"src": first.src, "dst": first.dst, "count": first.count})
+    assert flying == [1, 0]
     settle(moving)
     assert moving.page.evaluate(STUCK_JS) == []
     moving.check(game)
@@ -186,25 +198,39 @@ def test_with_no_motion_asked_for_cards_land_at_once(moving, table, how):
     move = engine.parse_move(game, "t1-t6")  # a move that also turns a card up
     game.play(move)
     seen = fly(page, move, '[data-pile="t6"] > [data-card]:last-child')
-    assert seen["animated"] == 0 and len(seen["frames"]) == 1
+    assert seen["animated"] == 0 and seen["frames"] == [] and seen["landed"]
     assert page.page.evaluate(ANIMATED_JS) == 0
     page.act("new", variant="klondike", seed=9)
     assert page.page.evaluate(ANIMATED_JS) == 0
     assert page.page.evaluate(STUCK_JS) == []
 
 
-# Click Hint, then once a frame: the ghost's first card's box, until its slide is over.
+# Click Hint and wait for the ghost; then, its slide paused, the box of its first card at
+# eighths of the slide's length, and at its end (the slide and the lift run out at once).
 GHOST_JS = """async () => {
   document.querySelector('[data-action="hint"]').click();
-  const boxes = [];
-  for (let i = 0; i < 240; i++) {
+  let ghost = null;
+  for (let i = 0; i < 600 && !ghost; i++) {
     await new Promise((go) => requestAnimationFrame(go));
-    const ghost = document.querySelector('#table .ghost .card');
-    if (!ghost) continue;
-    const r = ghost.getBoundingClientRect();
-    boxes.push([r.x, r.y, r.width, r.height]);
-    if (ghost.getAnimations().every((a) => a.playState === 'finished')) break;
+    ghost = document.querySelector('#table .ghost .card');
   }
+  const box = () => {
+    const r = ghost.getBoundingClientRect();
+    return [r.x, r.y, r.width, r.height];
+  };
+  const slide = ghost.getAnimations();
+  const end = Math.max(0, ...slide.map((a) => a.effect.getComputedTiming().endTime));
+  slide.forEach((a) => a.pause());
+  const boxes = [];
+  for (let i = 0; i < 8; i++) {
+    slide.forEach((a) => { a.currentTime = (end * i) / 8; });
+    boxes.push(box());
+  }
+  slide.forEach((a) => a.finish());
+  for (const card of document.querySelectorAll('[data-hint="from"]')) {
+    card.getAnimations().filter((a) => !(a instanceof CSSAnimation)).forEach((a) => a.finish());
+  }
+  boxes.push(box());
   return boxes;
 }"""
 
@@ -217,7 +243,7 @@ def box_of(table: TablePage, selector: str) -> list[float]:
 def test_the_hint_lifts_its_card_and_a_ghost_slides_onto_the_target(moving):
     moving.load(spades_to_go())
     boxes = moving.page.evaluate(GHOST_JS)
-    assert len({(round(x), round(y)) for x, y, _, _ in boxes}) > 3, boxes  # it slid
+    assert len({(round(x), round(y)) for x, y, _, _ in boxes}) > 5, boxes  # it slid
     target = box_of(moving, '[data-pile="f0"]')
     assert all(abs(a - b) < 1.5 for a, b in zip(boxes[-1], target, strict=True)), boxes[-1]
     ace = box_of(moving, '[data-pile="t0"] > [data-card="AS"]')

@@ -221,7 +221,7 @@ export class Board {
   }
 
   // A new deal: every card comes from the stock (or the middle of the table in a game
-  // with none), round by round as a dealer deals.
+  // with none), round by round as a dealer deals, face-up cards turning over on the way.
   dealIn() {
     const stock = this.piles.get("stock");
     const { cw, ch } = this.geom;
@@ -231,7 +231,7 @@ export class Board {
       if (p === stock) continue;
       const order = this.geom.order.indexOf(p.id);
       p.cards.forEach((rec, index) => flights.push({ el: rec.el, to: [rec.x, rec.y], index, order,
-        from: [origin[0] - p.geom.x, origin[1] - p.geom.y] }));
+        from: [origin[0] - p.geom.x, origin[1] - p.geom.y], turn: rec.text === "down" ? "" : "up" }));
     }
     this.motion.flyAll(flights, "deal");
   }

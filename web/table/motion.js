@@ -81,7 +81,8 @@ export class Motion {
    * pixels of the card's own pile (`turn`: "up" or "down" when it changed face on the way).
    * Cards bound for more than two piles at once (a finish, its undo, a Spider deal from the
    * stock) go one after another, lowest in their piles first, so a finish reads as the
-   * cards going home in order.
+   * cards going home in order; while they wait and fly, a card that leaves sooner lies
+   * over one that leaves later (as on the piles they leave), and over those landed.
    */
   flyAll(flights, kind = "home") {
     const k = pace();
@@ -94,14 +95,17 @@ export class Motion {
     flights.sort((a, b) => a.index - b.index || a.order - b.order);
     const gap = Math.max(GAP_MS[0], Math.min(GAP_MS[1], CASCADE_MS[kind] / flights.length));
     flights.forEach((f, i) => {
-      this.fly(f.el, f.from, f.to, { turn: f.turn, k, delay: gap * i, ms: MS.many });
+      this.fly(f.el, f.from, f.to, { turn: f.turn, k, delay: gap * i, ms: MS.many,
+        above: flights.length - i });
     });
   }
 
   /** One card from `from` to `to` (pile pixels). `through`: presses pass through it on
    * the way (a stock pressed again at once deals again rather than catching this card). */
-  fly(el, from, to, { turn = "", k = pace(), delay = 0, ms = MS.move, through = true } = {}) {
+  fly(el, from, to, { turn = "", k = pace(), delay = 0, ms = MS.move, through = true,
+    above = 0 } = {}) {
     if (!k || (near(from, to) && !turn)) return;
+    if (above) el.style.setProperty("--above", above);
     const timing = { duration: ms * k, delay: delay * k, fill: "backwards", easing: EASE };
     let frames = [{ transform: at(from) }, { transform: at(to) }];
     if (turn) {
@@ -155,7 +159,10 @@ export class Motion {
     const el = anim.ppEl;
     el.ppFlights -= 1;
     if (anim.ppThrough) el.style.pointerEvents = "";
-    if (el.ppFlights <= 0) el.classList.remove("flying", "turning");
+    if (el.ppFlights <= 0) {
+      el.classList.remove("flying", "turning");
+      el.style.removeProperty("--above");
+    }
     if (!this.running.size && this.waiting.length) {
       const waiting = this.waiting;
       this.waiting = [];
