@@ -282,27 +282,49 @@ class SolverDesk:
             look.settle(result)
 
     def rewind_info(self) -> dict[str, Any] | None:
-        """The walk back as the page shows it: None unless the position in play is lost."""
+        """The walk back as the page shows it: None unless the position in play is lost;
+        ``back`` counts undos as the player's Undo goes (see :meth:`undo_steps`)."""
         if not self.unwinnable:
             return None
         look = self.look_back
         if look is None or look.state is not self.table.game.state:
             return {"looking": True, "back": 0}
-        return {"looking": not look.done, "back": look.found or 0}
+        back = self.undo_steps(look.found)[0] if look.found else 0
+        return {"looking": not look.done, "back": back}
+
+    def undo_steps(self, back: int) -> tuple[int, int]:
+        """(undos, moves) from the position in play to the one ``back`` moves before it.
+
+        The player's Undo takes a span back in one (a finish; a move and the safe cards
+        that went home after it), so a span counts once, and a position inside one (never
+        shown) gives way to the span's start: it comes before, so it is winnable too."""
+        spans = self.table.spans
+        cursor = self.table.game.move_count
+        target = cursor - back
+        for start, end, _ in spans:
+            if start < target < end:
+                target = start
+        undos, at = 0, cursor
+        while at > target:
+            at = next((start for start, end, _ in spans if end == at), at - 1)
+            undos += 1
+        return undos, cursor - target
 
     def rewind(self) -> Payload:
-        """Undo back to the latest position the walk back proved winnable."""
-        info = self.rewind_info()
-        if info is None or not info["back"]:
-            words = "No earlier position is known to be winnable yet." if info \
-                else "This position can still be won."
+        """Undo back to the latest position the walk back proved winnable: a run of plain
+        undos (redo plays them again)."""
+        look = self.look_back
+        found = look.found if look is not None and self.unwinnable else None
+        if not found:
+            words = "No earlier position is known to be winnable yet." if self.unwinnable \
+                else "Nothing to go back to: this position is not known to be lost."
             return self.table.render("illegal", announce=words)
-        back = info["back"]
-        for _ in range(back):
+        undos, moves = self.undo_steps(found)
+        for _ in range(moves):
             self.table.game.undo()
         self.table.after_change()
-        moves = "1 move" if back == 1 else f"{back} moves"
-        return self.table.render("rewind", announce=f"Back {moves}: this position can be won.")
+        said = "1 move" if undos == 1 else f"{undos} moves"
+        return self.table.render("rewind", announce=f"Back {said}: this position can be won.")
 
     def watch_answer(self, done: bool) -> Payload:
         """The answer to a watch slice."""

@@ -31,6 +31,10 @@ class Host(Protocol):
     daily: str  # the date ("YYYY-MM-DD") whose daily deal is on the table, else ""
     pending_link: share.Link | None
     notices: list[Notice]
+    spans: list[tuple[int, int, str]]  # (start, end, kind): moves one undo takes back
+
+    def after_change(self) -> None:
+        """Keep the clock, the autosave and the solver in step with a changed game."""
 
     @property
     def clock(self) -> Any:

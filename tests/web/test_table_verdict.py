@@ -265,3 +265,20 @@ def test_the_same_deal_dealt_again_starts_on_its_winning_line(counting):
     assert table.handle("restart")["verdict"] == "won"
     assert play(table, line[:3])["verdict"] == "won"
     assert counting.started == 1
+
+
+def test_moves_back_count_as_the_players_undo_goes():
+    """With safe cards going home by themselves, the fifth move sends the ace of spades
+    home too: one undo takes both back, so it is still "3 moves back" (4 engine moves)."""
+    table = dealt()
+    table.handle("settings", {"auto_move": True})
+    payload = play(table, MOVES)
+    assert payload["move_count"] == len(MOVES) + 1  # t4-f0 went home after t4-t2
+    assert watch(table)["rewind"] == {"looking": False, "back": 3}
+    rewound = table.handle("rewind")
+    assert rewound["move_count"] == LAST_WINNABLE
+    assert rewound["announce"] == "Back 3 moves: this position can be won."
+    for _ in range(3):  # three redos, the last one the move and its card home
+        table.handle("redo")
+    assert table.game.move_count == len(MOVES) + 1
+    assert table.handle("state")["verdict"] == "lost"
