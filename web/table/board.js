@@ -5,6 +5,8 @@
 // place when it is the one that flipped, takes cards that moved from the piles they left
 // (same text first, then a face-down card turning up or back), and hands each moved or
 // turned card to the motion (motion.js), which shows it going from where it was.
+// The layout follows what the piles hold (a long column makes every card smaller) and the
+// large-print and left-handed classes of <html>, whenever they change.
 
 import { makeCard, setFace } from "./cards.js";
 import { fanOffsets, layout } from "./layout.js";
@@ -26,6 +28,9 @@ export class Board {
     this.size = [0, 0];
     this.names = {};
     this.roles = {};
+    this.shape = ""; // what the geometry was made for: a new one only when this changes
+    new MutationObserver(() => this.relayout(true))
+      .observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
   }
 
   // -- building --------------------------------------------------------------------
@@ -42,7 +47,7 @@ export class Board {
     this.piles.clear();
     this.labelEls = {};
     this.measure();
-    const geom = layout(family, roles, this.size[0], this.size[1]);
+    const geom = this.fit();
     this.geom = geom;
     for (const id of geom.order) {
       const el = document.createElement("div");
@@ -70,25 +75,46 @@ export class Board {
     this.size = [Math.round(r.width), Math.round(r.height)];
   }
 
-  relayout() {
+  // The layout for the table's size, the piles' cards and the player's settings.
+  fit() {
+    const html = document.documentElement.classList;
+    const piles = {};
+    for (const p of this.piles.values()) piles[p.id] = p.cards.map((c) => c.text);
+    return layout(this.family, this.roles, this.size[0], this.size[1],
+      { piles, large: html.contains("large-print"), left: html.contains("left-handed") });
+  }
+
+  // Lay the table out again if its size (or with `force`, its settings) changed.
+  relayout(force = false) {
     if (!this.geom) return;
     const before = this.size.join("x");
     this.measure();
-    if (this.size.join("x") === before) return;
+    if (!force && this.size.join("x") === before) return;
     this.finishAnimations();
-    this.geom = layout(this.family, this.roles, this.size[0], this.size[1]);
-    for (const p of this.piles.values()) p.geom = this.geom.piles[p.id];
+    if (this.refit()) for (const p of this.piles.values()) this.placePile(p);
+  }
+
+  // A new geometry if the piles or settings call for one; true when it changed.
+  refit() {
+    const geom = this.fit();
+    const shape = JSON.stringify([geom.cw, geom.ix, geom.piles, geom.labels]);
+    if (shape === this.shape) return false;
+    this.geom = geom;
+    for (const p of this.piles.values()) p.geom = geom.piles[p.id];
     this.applyGeometry();
-    for (const p of this.piles.values()) this.placePile(p);
+    return true;
   }
 
   applyGeometry() {
-    const { cw, ch } = this.geom;
+    const { cw, ch, ix } = this.geom;
+    this.shape = JSON.stringify([cw, ix, this.geom.piles, this.geom.labels]);
     this.root.style.setProperty("--cw", `${cw}px`);
     this.root.style.setProperty("--ch", `${ch}px`);
+    this.root.style.setProperty("--ix", `${ix}px`);
     for (const p of this.piles.values()) {
       p.el.style.left = `${p.geom.x}px`;
       p.el.style.top = `${p.geom.y}px`;
+      p.el.style.transform = p.geom.scale === 1 ? "" : `scale(${p.geom.scale})`;
       p.el.dataset.fan = p.geom.fan;
     }
     for (const [name, el] of Object.entries(this.labelEls)) {
@@ -96,6 +122,7 @@ export class Board {
       el.style.left = `${g.x - g.w / 2}px`;
       el.style.top = `${g.y}px`;
       el.style.width = `${g.w}px`;
+      el.style.setProperty("--ls", String(g.s || 1));
     }
   }
 
@@ -167,7 +194,8 @@ export class Board {
         rec = need.match.rec;
         const origin = need.match.from.geom;
         const drag = this.dragged.get(rec.el) || [0, 0];
-        from = [origin.x + rec.x + drag[0], origin.y + rec.y + drag[1]];
+        const s = origin.scale;
+        from = [origin.x + (rec.x + drag[0]) * s, origin.y + (rec.y + drag[1]) * s];
         if (rec.text !== need.text) {
           turn = need.text === "down" ? "down" : "up";
           rec.text = need.text;
@@ -180,14 +208,17 @@ export class Board {
       need.pile.el.append(rec.el);
       placed.push([rec, need.pile, from, turn]);
     }
-    for (const p of changed) this.placePile(p);
+    // A pile that grew too long for its room makes every card smaller (and back).
+    const toPlace = this.refit() ? this.piles.values() : changed;
+    for (const p of toPlace) this.placePile(p);
     this.dragged.clear();
     const flights = [];
     for (const [rec, p, from, turn] of placed) {
       rec.el.classList.remove("dragging");
       if (!from || !animate) continue;
       const index = p.cards.indexOf(rec);
-      flights.push({ el: rec.el, from: [from[0] - p.geom.x, from[1] - p.geom.y],
+      const s = p.geom.scale; // in the pile's own pixels (a compact pile is drawn smaller)
+      flights.push({ el: rec.el, from: [(from[0] - p.geom.x) / s, (from[1] - p.geom.y) / s],
         to: [rec.x, rec.y], turn, index, order: this.geom.order.indexOf(p.id) });
     }
     this.motion.flyAll(flights);
@@ -200,7 +231,7 @@ export class Board {
 
   placePile(p) {
     const texts = p.cards.map((c) => c.text);
-    const offsets = fanOffsets(p.geom, texts, this.geom.cw, this.geom.ch);
+    const offsets = fanOffsets(p.geom, texts, this.geom);
     const reverse = this.family === "spider" && this.role(p.id) === "foundation";
     p.cards.forEach((rec, i) => {
       const [x, y] = offsets[i];
@@ -265,7 +296,8 @@ export class Board {
     const p = this.piles.get(pileId);
     const rec = p.cards[index];
     const { cw, ch } = this.geom;
-    return { x: p.geom.x + (rec ? rec.x : 0), y: p.geom.y + (rec ? rec.y : 0), w: cw, h: ch };
+    const s = p.geom.scale;
+    return { x: p.geom.x + (rec ? rec.x * s : 0), y: p.geom.y + (rec ? rec.y * s : 0), w: cw * s, h: ch * s };
   }
 
   // The top `count` cards of `src` as a move to `dst` would take them: each card's place
