@@ -14,7 +14,7 @@ LINT_DIRS := $(wildcard engine web tests bench tools)
 # Root installs directly; anyone else goes through sudo.
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: serve test lint pytest e2e bench lighthouse deps vendor chromium pyscript-files dist clean
+.PHONY: serve test lint pytest e2e bench lighthouse screenshots deps vendor chromium pyscript-files dist clean
 
 ## serve: install npm packages and vendor/ if needed, then serve the app on 127.0.0.1:$(PORT)
 serve: vendor
@@ -42,6 +42,12 @@ e2e: $(VENV)/.installed vendor chromium
 
 bench: $(VENV)/.installed vendor chromium
 	$(VPY) bench/startup.py --stages
+
+## screenshots: every game, mid-game, light and dark, at phone and laptop sizes, as PNGs in
+## screenshots/ (not committed) for a person to look at; SCREENSHOT_FLAGS adds e.g.
+## --classes left-handed large-print
+screenshots: $(VENV)/.installed vendor chromium
+	$(VPY) tools/screenshots.py --out screenshots $(SCREENSHOT_FLAGS)
 
 ## lighthouse: Lighthouse (pinned in tools/lighthouse/, installed on first use) against a
 ## local server, mobile defaults, $(LIGHTHOUSE_RUNS) runs: category scores and main metrics
@@ -88,4 +94,4 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium; }
 
 clean:
-	rm -rf $(VENV) node_modules tools/lighthouse/node_modules vendor dist .pytest_cache .ruff_cache test-results
+	rm -rf $(VENV) node_modules tools/lighthouse/node_modules vendor dist .pytest_cache .ruff_cache test-results screenshots
