@@ -439,38 +439,89 @@ def summary(vs: VariantStats, today: str = "") -> list[tuple[str, str]]:
     ]
 
 
-def chart_svg(recent: tuple[Result, ...] | list[Result], games: int = CHART_GAMES) -> str:
-    """An inline SVG of the last ``games`` results: a bar up per win, down per loss.
+def _nice_ceiling(ms: int) -> int:
+    """The smallest round time (whole minutes, 5 or 10 of them, ...) at or above ``ms``,
+    for the top of the chart's time axis."""
+    for step in (30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000):
+        if ms <= step * 4:
+            return max(step, -(-ms // step) * step)
+    return -(-ms // 3_600_000) * 3_600_000
 
-    A win's bar is taller the faster it was, relative to the slowest win shown. Every text
-    in it is escaped, though it holds only numbers this module made.
+
+def chart_svg(recent: tuple[Result, ...] | list[Result], games: int = CHART_GAMES) -> str:
+    """An inline SVG of the last ``games`` results, oldest on the left: a green bar per
+    win as tall as its time, against a labelled time axis; a red mark under the axis per
+    loss. Games are numbered along the bottom; with few games each bar also carries its
+    time, so even a single game reads as a result rather than a lone bar. The SVG's title
+    sums the games up and its description lists each one (the text alternative).
+
+    Every text in it is escaped, though it holds only numbers this module made.
     """
     shown = list(recent)[-games:]
-    width, height, gap = 200, 60, 2
-    mid = height * 2 // 3
     won = sum(r.won for r in shown)
-    label = (f"Last {len(shown)} games: {won} won, {len(shown) - won} lost"
+    n = len(shown)
+    label = (f"Last {n} game{'s' if n != 1 else ''}: {won} won, {n - won} lost"
              if shown else "No finished games yet")
+    width, height = 260, 150  # narrow: on a phone its words are no smaller than the page's
+    x0, x1, top, base = 40, 252, 24, 112  # the plot: left, right, top, time-zero line
+    esc = html.escape
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-             f'role="img" aria-label="{html.escape(label)}" data-chart="recent">',
-             f"<title>{html.escape(label)}</title>",
-             f'<line x1="0" y1="{mid}" x2="{width}" y2="{mid}" stroke="currentColor" '
-             f'stroke-opacity="0.4" stroke-width="1"/>']
-    slowest = max((r.time_ms for r in shown if r.won), default=0) or 1
-    bar = width / games
+             f'role="img" aria-labelledby="chart-title chart-desc" data-chart="recent" '
+             f'font-size="11" fill="currentColor">',
+             f'<title id="chart-title">{esc(label)}</title>']
+    lines = []
+    for i, r in enumerate(shown, 1):
+        lines.append(f"Game {i}, deal {r.deal}: "
+                     + (f"won in {clock_text(r.time_ms)}, {r.moves} moves" if r.won
+                        else f"lost after {r.moves} moves"))
+    parts.append(f'<desc id="chart-desc">{esc("; ".join(lines) or label)}</desc>')
+    if not shown:
+        parts.append(f'<text x="{width / 2}" y="{height / 2}" text-anchor="middle" '
+                     f'opacity="0.75">{esc(label)}</text></svg>')
+        return "".join(parts)
+    slowest = max((r.time_ms for r in shown if r.won), default=0)
+    ceiling = _nice_ceiling(max(slowest, 1))
+    # The time axis: zero, half and the top, each a faint line with its time.
+    parts.append('<g font-size="10" text-anchor="end" opacity="0.8">')
+    for frac in (0, 0.5, 1):
+        y = round(base - (base - top) * frac, 1)
+        parts.append(f'<line x1="{x0}" y1="{y}" x2="{x1}" y2="{y}" stroke="currentColor" '
+                     f'stroke-opacity="{0.45 if frac == 0 else 0.15}"/>'
+                     f'<text x="{x0 - 5}" y="{y + 3.5}">'
+                     f'{esc(clock_text(round(ceiling * frac)))}</text>')
+    parts.append("</g>")
+    parts.append(f'<text x="{x0 - 5}" y="{top - 10}" font-size="10" text-anchor="end" '
+                 f'opacity="0.8">time</text>')
+    # Legend, top right.
+    parts.append(f'<g font-size="10"><rect x="{x1 - 112}" y="{top - 19}" width="9" height="9" '
+                 f'rx="1.5" fill="#3fae6a"/><text x="{x1 - 99}" y="{top - 11}">won</text>'
+                 f'<rect x="{x1 - 62}" y="{top - 19}" width="9" height="9" rx="1.5" '
+                 f'fill="#d0574a"/><text x="{x1 - 49}" y="{top - 11}">lost</text></g>')
+    slots = max(n, 6)  # a lone game is one bar of six, not a bar across the chart
+    slot = (x1 - x0) / slots
+    bar = round(min(slot * 0.7, 26), 1)
+    every = 1 if n <= 10 else 5
     for i, r in enumerate(shown):
-        x = round(i * bar + gap / 2, 1)
-        w = round(bar - gap, 1)
+        cx = x0 + slot * (i + 0.5)
+        x = round(cx - bar / 2, 1)
         if r.won:
-            h = round(12 + (mid - 14) * (1 - 0.6 * r.time_ms / slowest), 1)
-            y, colour, word = round(mid - h, 1), "#3fae6a", "won"
-            tip = f"Deal {r.deal}: {word} in {clock_text(r.time_ms)}, {r.moves} moves"
+            h = round(max(2.0, (base - top) * r.time_ms / ceiling), 1)
+            y, colour, word = round(base - h, 1), "#3fae6a", "won"
+            tip = f"Game {i + 1}, deal {r.deal}: won in {clock_text(r.time_ms)}, {r.moves} moves"
         else:
-            h, y, colour, word = 12, mid, "#d0574a", "lost"
-            tip = f"Deal {r.deal}: {word} after {r.moves} moves"
-        parts.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="1.5" '
-                     f'fill="{colour}" data-result="{word}"><title>{html.escape(tip)}'
+            h, y, colour, word = 9, base + 2, "#d0574a", "lost"
+            tip = f"Game {i + 1}, deal {r.deal}: lost after {r.moves} moves"
+        parts.append(f'<rect x="{x}" y="{y}" width="{bar}" height="{h}" rx="1.5" '
+                     f'fill="{colour}" data-result="{word}"><title>{esc(tip)}'
                      f"</title></rect>")
+        if n <= 10 and r.won:
+            parts.append(f'<text x="{round(cx, 1)}" y="{round(y - 3, 1)}" font-size="9" '
+                         f'text-anchor="middle">{esc(clock_text(r.time_ms))}</text>')
+        if (i + 1) % every == 0 or i == 0 or i == n - 1:
+            parts.append(f'<text x="{round(cx, 1)}" y="{base + 24}" font-size="10" '
+                         f'text-anchor="middle" opacity="0.8">{i + 1}</text>')
+    parts.append(f'<text x="{(x0 + x1) / 2}" y="{height - 3}" font-size="10" '
+                 f'text-anchor="middle" opacity="0.8">games, oldest to latest</text>')
     parts.append("</svg>")
     return "".join(parts)
 

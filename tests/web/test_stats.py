@@ -183,7 +183,26 @@ def test_chart_shows_one_bar_per_recent_result():
     recent = played(*[Result(i % 3 != 0, 60_000 + i, 100) for i in range(25)]).of(
         "spider-1").recent
     svg = chart_svg(recent)
-    assert svg.startswith("<svg") and svg.count("<rect") == 20
+    assert svg.startswith("<svg") and svg.count("data-result=") == 20
     assert svg.count('data-result="won"') == sum(r.won for r in recent[-20:])
     assert "Last 20 games" in svg
     assert "No finished games" in chart_svg(())
+
+
+def test_chart_of_one_game_has_labelled_axes_and_a_text_alternative():
+    svg = chart_svg([Result(True, 125_000, 130, 0, 42)])
+    assert svg.count("data-result=") == 1
+    # The time axis runs from 0:00 to a round time above the win; the bar carries its time.
+    assert ">0:00</text>" in svg and ">3:00</text>" in svg and ">2:05</text>" in svg
+    assert ">won</text>" in svg and ">lost</text>" in svg and "oldest to latest" in svg
+    assert '<desc id="chart-desc">Game 1, deal 42: won in 2:05, 130 moves</desc>' in svg
+    assert 'aria-labelledby="chart-title chart-desc"' in svg
+    # One bar of six slots, not a bar as wide as the chart.
+    width = float(svg.split('data-result="won"')[0].rsplit('width="', 1)[1].split('"')[0])
+    assert width <= 26
+
+
+def test_chart_marks_a_loss_under_the_axis():
+    svg = chart_svg([Result(False, 0, 12, 0, 5), Result(True, 600_000, 200, 0, 6)])
+    assert "Game 1, deal 5: lost after 12 moves; Game 2, deal 6: won in 10:00" in svg
+    assert ">10:00</text>" in svg  # the top of the axis is the slowest win, rounded up

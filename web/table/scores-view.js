@@ -149,7 +149,10 @@ function showStats(answer, message = "") {
   view.querySelector("#stats-table").replaceChildren(...answer.rows.map(([label, value]) =>
     el("tr", { data: { stat: label } }, el("th", { scope: "row" }, label), el("td", {}, value))));
   // The chart is markup that Python built from numbers only (web/stats.py chart_svg).
-  view.querySelector("#stats-chart").innerHTML = answer.chart;
+  const chart = view.querySelector("#stats-chart");
+  chart.innerHTML = answer.chart;
+  // The chart's title (how many games, won and lost) in words under it, for everyone.
+  chart.append(el("figcaption", {}, chart.querySelector("title")?.textContent || ""));
   const note = answer.saving ? "" : " This browser does not let the game save statistics.";
   view.querySelector("#stats-message").textContent = (message || answer.message || "") + note;
   // Saved data that could not be read is kept aside until the player deletes it.
