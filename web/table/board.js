@@ -308,10 +308,11 @@ export class Board {
     if (!a || !b || count < 1) return [];
     const recs = a.cards.slice(Math.max(0, a.cards.length - count));
     const texts = [...b.cards.map((c) => c.text), ...recs.map((r) => r.text)];
-    const offsets = fanOffsets(b.geom, texts, this.geom.cw, this.geom.ch).slice(b.cards.length);
+    const offsets = fanOffsets(b.geom, texts, this.geom).slice(b.cards.length);
+    const [sa, sb] = [a.geom.scale, b.geom.scale];
     return recs.map((rec, i) => ({ el: rec.el, rest: [rec.x, rec.y],
-      from: [a.geom.x + rec.x, a.geom.y + rec.y],
-      to: [b.geom.x + offsets[i][0], b.geom.y + offsets[i][1]] }));
+      from: [a.geom.x + rec.x * sa, a.geom.y + rec.y * sa],
+      to: [b.geom.x + offsets[i][0] * sb, b.geom.y + offsets[i][1] * sb] }));
   }
 
   // The table-relative rectangle a pile's cards cover (its slot when empty).
