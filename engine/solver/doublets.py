@@ -17,6 +17,7 @@ less a few for each card home, and deepest first (the greedy line and its varian
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Hashable
 
 from ..rules.cards import RANK_MASK
@@ -41,6 +42,15 @@ Node = tuple[int, int, bytes, bytes, int, int, int]
 EMPTY = 0
 _FROM_WASTE = Move("waste", "f0")
 _BYTE = [bytes((i,)) for i in range(256)]
+# from each rank, the ranks the foundation takes next, in order (enough for a whole game)
+def _order(rank: int) -> tuple[int, ...]:
+    ranks = [rank]
+    while len(ranks) < WON:
+        ranks.append(doubled(ranks[-1]))
+    return tuple(ranks)
+
+
+_ORDER = {rank: _order(rank) for rank in range(1, 13)}
 # in the score, a redeal counts as this many turns
 REDEAL_TURNS = 20
 # in the score, a card brought to the foundation is worth this many turns
@@ -161,39 +171,50 @@ class DoubletsSpace(Space[Node]):
 
 
 def last_pass_dead(need: int, reserve: bytes, talon: bytes, split: int, plays: int) -> bool:
-    """True when, with no redeal left, some rank cannot be on hand in time for the ``plays``
-    plays still to make (docs/solver.md §10.5).
+    """True when, with no redeal left, the talon cannot give up in time the cards the
+    ``plays`` plays still to make need (docs/solver.md §10.5).
 
-    Every play takes one card out of the talon (the card played from the waste, or the one
-    refilling the reserve), and in the last pass the waste gives up its cards from the
-    top only: a waste card with ``d`` cards above it leaves at the ``d + 1``-th play from
-    now at the earliest; a stock card at the first. The ``m``-th card of a rank the
-    foundation needs beyond the copies in the reserve must have left the talon by the play
-    that needs it, and copies of one rank leave at different plays.
+    Every play takes exactly one card out of the talon (the card played from the waste, or
+    the one refilling the reserve), and in the last pass the waste gives up its cards from
+    the top only. By each play, the copies of each rank the foundation has needed beyond
+    those in the reserve must have left the talon; where a rank has too few in the stock,
+    its shallowest waste copies, and every waste card above them, must have left too.
+    Those cards, and the copies still needed from outside that top of the waste, are more
+    cards than plays made: dead.
     """
     have = [0] * 16
     for rank in reserve:
         have[rank] += 1
-    stock = [0] * 16
-    for i in range(split, len(talon)):
-        stock[talon[i]] += 1
-    # per rank, the earliest play at which its next copies can have left, in order
-    times: list[list[int]] = [[] for _ in range(16)]
-    for rank in range(1, 13):
-        times[rank] = list(range(1, stock[rank] + 1))
+    # per rank, how many waste cards from the top down to each of its copies, top first
+    waste: list[list[int]] = [[] for _ in range(16)]
     for i in range(split - 1, -1, -1):
-        rank = talon[i]
-        row = times[rank]
-        earliest = split - i
-        row.append(earliest if not row or row[-1] < earliest else row[-1] + 1)
-    needed = [0] * 16
-    rank = need
-    for play in range(1, plays + 1):
-        needed[rank] += 1
-        short = needed[rank] - have[rank]
-        if short > 0 and (short > len(times[rank]) or times[rank][short - 1] > play):
+        waste[talon[i]].append(split - i)
+    short = [0] * 16  # per rank, the copies that must have left the talon by this play
+    shorts: list[int] = []  # the ranks with some
+    top = 0  # the waste cards, from its top, that must have left by this play
+    play = 0
+    for rank in _ORDER[need][:plays]:
+        play += 1
+        if have[rank]:
+            have[rank] -= 1
+            continue
+        if not short[rank]:
+            shorts.append(rank)
+        short[rank] += 1
+        deep = short[rank] - talon.count(_BYTE[rank], split)  # copies from the waste
+        if deep > 0:
+            copies = waste[rank]
+            if deep > len(copies):
+                return True
+            if copies[deep - 1] > top:
+                top = copies[deep - 1]
+        cards = top
+        for each in shorts:
+            more = short[each] - bisect_right(waste[each], top)
+            if more > 0:
+                cards += more
+        if cards > play:
             return True
-        rank = doubled(rank)
     return False
 
 
