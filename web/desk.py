@@ -39,6 +39,8 @@ winning lines) stays, keyed by variant and position.
 from __future__ import annotations
 
 import gc
+import importlib
+import sys
 from typing import TYPE_CHECKING, Any
 
 import engine
@@ -72,6 +74,10 @@ WATCH_SLICE_MS = 4.0  # one idle slice of the watch (short: input may arrive mea
 OPENING_CHECK_NODES = 2_000
 OPENING_CHECK_MS = 30.0
 OPENING_DRAWS = 12  # tries before a lost deal is dealt anyway
+# The solver's modules, imported by the watch one per slice before its first search (in
+# the browser, one of them takes tens of ms to run): the standard library's it needs
+# first, then the solver's package, then the space of the family (engine/solver/<family>.py).
+SOLVER_MODULES = ("heapq", "pathlib", "engine.solver")
 REWIND_BUDGET_MS = 8000.0  # solver time the walk back from a lost position may spend in all
 
 
@@ -248,6 +254,8 @@ class SolverDesk:
             self.trash.empty(slice_ms)
             return self.watch_answer(done=False)
         playing = game.status == "playing"
+        if playing and self.import_next():  # that was the slice
+            return self.watch_answer(done=False)
         verdict = self.verdict()
         if playing and not self.hint_waiting:  # a waiting hint drives the search itself
             if verdict is None:
@@ -262,6 +270,18 @@ class SolverDesk:
         decided = not playing or (self.verdict() is not None
                                   and not (self.verdict() == LOST and walking))
         return self.watch_answer(done=decided and not self.trash)
+
+    def import_next(self) -> bool:
+        """Import the next solver module the game in play needs, if any is missing."""
+        family = f"engine.solver.{labels.family(self.table.game.variant)}"
+        for name in (*SOLVER_MODULES, family):
+            if name not in sys.modules:
+                try:
+                    importlib.import_module(name)
+                except ImportError:  # a family with no space of its own: the generic one
+                    continue
+                return True
+        return False
 
     def walk_back(self, slice_ms: float) -> None:
         """One slice of the walk back from the lost position in play."""

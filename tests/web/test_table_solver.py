@@ -10,13 +10,15 @@ the solver proved the position lost.
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import random
+import sys
 
 import pytest
 
 import engine
-from web import solving
+from web import desk, labels, solving
 from web.controller import Table
 from web.saves import GameSaves
 from web.storage import SETTINGS, MemoryBackend, Storage
@@ -33,6 +35,9 @@ LOST_ROWS = {"t0": ["9H", "JC"], "t1": ["7D", "JS", "KD"], "t2": ["TD", "JD"],
 LOST_FOUNDATIONS = {"f0": 9, "f1": 8, "f2": 6, "f3": 9}  # cards already on each (S H D C)
 
 
+FAMILIES = sorted({labels.family(v) for v in engine.VARIANTS})
+
+
 def lost_position() -> engine.Game:
     """The small Beleaguered Castle position above (status "playing", proved lost)."""
     piles = dict(LOST_ROWS)
@@ -45,6 +50,8 @@ def lost_position() -> engine.Game:
 def make_table(backend: MemoryBackend | None = None) -> Table:
     table = Table(Storage(backend or MemoryBackend()), now=lambda: 1000.0,
                   rng=random.Random(7))
+    for family in FAMILIES:  # as after the watch's first slices (tested below)
+        importlib.import_module(f"engine.solver.{family}")
     # Generous budgets: these tests are about what a search finds, and a busy machine
     # must not cut one short (the watch is bounded by positions too).
     table.desk.hint_budget_ms = table.desk.watch_budget_ms = 60_000.0
@@ -187,6 +194,21 @@ def test_hint_joins_a_watch_search_of_the_same_position(counting):
 
 
 # -- the lost-position watch -----------------------------------------------------------------
+
+
+def test_the_watch_imports_the_solver_one_module_a_slice_first(counting, monkeypatch):
+    """A module's import can take tens of ms in the browser: one per slice, then search."""
+    for name in ("colorsys", "sched"):  # stand-ins, not imported yet
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.setattr(desk, "SOLVER_MODULES", ("colorsys", "sched"))
+    table = make_table()
+    table.start(f"?game=beleaguered-castle&deal={CASTLE_DEAL}")
+    for name in ("colorsys", "sched"):
+        assert table.handle("watch", {"ms": 1})["done"] is False
+        assert name in sys.modules and counting.started == 0
+    table.handle("watch", {"ms": 1})
+    assert counting.started == 1
+
 
 
 def test_the_watch_says_unwinnable_only_on_a_proven_loss():
