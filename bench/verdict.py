@@ -12,7 +12,8 @@ verdict in the status bar to settle (``<html data-verdict>`` "won" or "lost"; "u
 when the solver's budget is spent first) and notes how long that took from the intent.
 A PerformanceObserver in the page records every long task (> 50 ms) meanwhile; a long
 task that overlaps one of the page's intents is counted as the move's own, any other as
-the background (the solver's slices, freeing, the page's timers).
+the background (the solver's slices, freeing, the page's timers). A fixed piece of plain
+JS timed every 250 ms says how much the machine's load stretched every task meanwhile.
 
 It prints, per variant: the positions looked at, the share whose verdict was known
 ("won" or "lost") within 1 s and within --wait-ms, the median time to a known verdict,
@@ -46,9 +47,26 @@ READY_JS = "() => ['ready', 'error'].includes(document.documentElement.dataset.a
 OBSERVE_JS = """() => {
     window.__longTasks = [];
     window.__acts = [];
-    new PerformanceObserver((list) => {
+    window.__observer?.disconnect();
+    window.__observer = new PerformanceObserver((list) => {
         for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
-    }).observe({ type: "longtask" });
+    });
+    window.__observer.observe({ type: "longtask" });
+    // The machine's load: a fixed piece of plain JS (about 1 ms when calibrated), timed
+    // every 250 ms; how much longer it takes is how much the load stretches every task.
+    const work = (n) => {
+        const t0 = performance.now();
+        let x = 0;
+        for (let i = 0; i < n; i++) x += i % 7;
+        window.__sink = x;
+        return performance.now() - t0;
+    };
+    let n = 1000;
+    while (work(n) < 1 && n < 1e8) n *= 2;
+    const base = Math.min(work(n), work(n), work(n));
+    window.__stretch = [];
+    clearInterval(window.__probe);
+    window.__probe = setInterval(() => window.__stretch.push(work(n) / base), 250);
 }"""
 # One intent, then the wait for its verdict: [verdict, ms from the intent, payload facts].
 ACT_JS = """async ([kind, data, waitMs]) => {
@@ -66,7 +84,7 @@ ACT_JS = """async ([kind, data, waitMs]) => {
     return [root.dataset.verdict || "", performance.now() - t0,
             { status: payload.status, moves: payload.moves }];
 }"""
-TASKS_JS = "() => [window.__longTasks, window.__acts]"
+TASKS_JS = "() => [window.__longTasks, window.__acts, window.__stretch]"
 
 
 def play(page, variant: str, deals: range, moves: int, wait_ms: float,
@@ -88,21 +106,28 @@ def play(page, variant: str, deals: range, moves: int, wait_ms: float,
     return seen
 
 
-def long_tasks(page) -> tuple[list[float], list[float]]:
-    """The long tasks' durations: (during an intent, in the background)."""
-    tasks, acts = page.evaluate(TASKS_JS)
+def long_tasks(page) -> tuple[list[float], list[float], list[float]]:
+    """The long tasks' durations (during an intent, in the background) and the load's
+    stretch of plain JS, sampled."""
+    tasks, acts, stretch = page.evaluate(TASKS_JS)
     moving, background = [], []
     for start, duration in tasks:
         end = start + duration
         during = any(a0 < end and start < a1 for a0, a1 in acts)
         (moving if during else background).append(duration)
-    return moving, background
+    return moving, background, stretch
 
 
 def tasks_text(durations: list[float]) -> str:
     if not durations:
         return "none"
     return f"{len(durations)}, longest {max(durations):.0f} ms"
+
+
+def stretch_text(samples: list[float]) -> str:
+    if not samples:
+        return "-"
+    return f"{statistics.median(samples):.1f}x / {max(samples):.1f}x"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,16 +171,18 @@ def main(argv: list[str] | None = None) -> int:
           f"moves each, up to {args.wait_ms:g} ms a position; Pyodide in headless Chromium")
     print()
     print(f"| variant | positions | known within 1 s | known within {args.wait_ms:g} ms "
-          "| median ms to known | long tasks, moves | long tasks, background |")
-    print("|---|---:|---:|---:|---:|---|---|")
-    for variant, seen, moving, background in rows:
+          "| median ms to known | long tasks, moves | long tasks, background "
+          "| load stretch, median / max |")
+    print("|---|---:|---:|---:|---:|---|---|---|")
+    for variant, seen, moving, background, stretch in rows:
         n = len(seen)
         known = [ms for verdict, ms in seen if verdict in ("won", "lost")]
         soon = sum(ms <= 1000 for ms in known)
         median = f"{statistics.median(known):.0f}" if known else "-"
         print(f"| {variant} | {n} | {100 * soon / max(1, n):.0f} % "
               f"| {100 * len(known) / max(1, n):.0f} % | {median} "
-              f"| {tasks_text(moving)} | {tasks_text(background)} |")
+              f"| {tasks_text(moving)} | {tasks_text(background)} "
+              f"| {stretch_text(stretch)} |")
     print()
     print(f"Load average before: {load_before}; after: {load()}")
     return 0

@@ -235,7 +235,9 @@ class SolverDesk:
             return found
         cached = self._implied
         if cached is None or cached[0] is not game.state or cached[1] != self.learned:
-            cached = self._implied = (game.state, self.learned, implied(game, self.known))
+            any_lost = self.verdicts.holds(game.variant, LOST)
+            cached = self._implied = (game.state, self.learned,
+                                      implied(game, self.known, any_lost))
         return cached[2]
 
     @property

@@ -158,21 +158,25 @@ class Search:
 Known = Callable[[Hashable], "str | None"]
 
 
-def implied(game: engine.Game, known: Known) -> str | None:
+def implied(game: engine.Game, known: Known, any_lost: bool = True) -> str | None:
     """What the line of play says of the position in play, searched or not.
 
     Every position of the line is reached from the one before by legal moves, so
     winnability can only be lost along it: a position after one proved lost is lost, and
     one before a position proved winnable (on the redo line, after an undo) is winnable.
-    None when neither is known (an "unknown" says nothing either way)."""
-    past = game.copy()
-    while past.undo():
-        if known(past.state) == LOST:
-            return LOST
-    ahead = game.copy()
-    while ahead.redo():
-        if known(ahead.state) == WON:
-            return WON
+    None when neither is known (an "unknown" says nothing either way). With ``any_lost``
+    false (no position of the game's variant is known lost) the past is not looked at:
+    a long game's every move would pay for it."""
+    if any_lost:
+        past = game.copy()
+        while past.undo():
+            if known(past.state) == LOST:
+                return LOST
+    if game.can_redo:
+        ahead = game.copy()
+        while ahead.redo():
+            if known(ahead.state) == WON:
+                return WON
     return None
 
 
@@ -233,6 +237,11 @@ class Verdicts:
     def get(self, state: object) -> str | None:
         """"won", "lost", "unknown", or None when the position was not searched."""
         return self._found.get(state)  # type: ignore[arg-type]
+
+    def holds(self, variant: str, result: str) -> bool:
+        """True when some position of ``variant`` has the verdict ``result``."""
+        return any(v == result and k[0] == variant  # type: ignore[index]
+                   for k, v in self._found.items())
 
     def put(self, state: Hashable, result: str) -> None:
         """Remember the answer of a finished search."""

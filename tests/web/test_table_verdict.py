@@ -282,3 +282,21 @@ def test_moves_back_count_as_the_players_undo_goes():
         table.handle("redo")
     assert table.game.move_count == len(MOVES) + 1
     assert table.handle("state")["verdict"] == "lost"
+
+
+def test_the_line_of_play_is_read_only_where_it_can_say_something():
+    """A long game pays for no walk through its past while nothing of it is known lost,
+    nor through a redo line it does not have."""
+    game = positions()[-1]
+    asked = []
+
+    def known(state):
+        asked.append(state)
+        return None
+
+    assert solving.implied(game, known, any_lost=False) is None and asked == []
+    assert solving.implied(game, known, any_lost=True) is None
+    assert len(asked) == len(MOVES)  # every earlier position, once
+    game.undo()
+    asked.clear()
+    assert solving.implied(game, known, any_lost=False) is None and len(asked) == 1
