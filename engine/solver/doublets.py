@@ -13,6 +13,8 @@ Suits play no part, so ranks are all a position holds. A position is left out wh
 same cards were met with an earlier split or fewer redeals used (turns, and a redeal,
 reach everything it can reach). Two orderings take turns: best first on the turns made
 less a few for each card home, and deepest first (the greedy line and its variants).
+With no redeal left, a position whose waste cannot give up the needed cards in time has no
+steps (:func:`last_pass_dead`).
 """
 
 from __future__ import annotations
