@@ -66,14 +66,16 @@ def test_a_hint_is_shown_in_words(table):
     assert table.page.is_visible("#toast")
 
 
-def test_a_phone_header_keeps_the_whole_suit_count(phone):
-    phone.open("spider-relaxed-4", 5)
-    clipped = phone.page.evaluate("""() => [...document.querySelectorAll('#game-title span')]
-        .filter((s) => getComputedStyle(s).display !== 'none')
-        .map((s) => [s.textContent, s.scrollWidth > s.clientWidth + 1])""")
-    assert ["4 suits", False] in clipped, clipped
-    box = phone.page.locator("#game-title").bounding_box()
-    assert box["y"] + box["height"] <= phone.page.locator(".bar").bounding_box()["height"] + 1
+def test_a_phone_header_keeps_the_whole_name_and_suit_count(phone):
+    """The longest names (one long word; a name and a suit count) show whole on a phone."""
+    for variant in ("beleaguered-castle", "spider-relaxed-4"):
+        phone.open(variant, 5)
+        clipped = phone.page.evaluate("""() => [...document.querySelectorAll('#game-title span')]
+            .filter((s) => getComputedStyle(s).display !== 'none')
+            .map((s) => [s.textContent, s.scrollWidth > s.clientWidth + 1])""")
+        assert clipped and not any(cut for _, cut in clipped), clipped
+        box = phone.page.locator("#game-title").bounding_box()
+        assert box["y"] + box["height"] <= phone.page.locator(".bar").bounding_box()["height"] + 1
 
 
 # For each covered face-up card of a row fanned sideways: is its index (rank and suit)
