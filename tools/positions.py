@@ -34,10 +34,10 @@ def hinted(variant: str, seed: int, limit: int) -> list[engine.Move]:
 
 def longest(variant: str, seed: int, limit: int = 80) -> engine.Game:
     """Deal ``seed`` played by hints up to the move where its longest tableau pile is
-    longest, within ``limit`` moves."""
+    longest, within ``limit`` moves (half of them in a game with no tableau)."""
     moves = hinted(variant, seed, limit)
     game = engine.new_game(variant, seed)
-    best, at = longest_pile(game), 0
+    best, at = longest_pile(game), len(moves) // 2
     for i, move in enumerate(moves, 1):
         game.play(move)
         if longest_pile(game) > best:

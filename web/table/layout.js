@@ -81,6 +81,12 @@ function centred(n, cw, gap, W) {
   return Math.round((W - (n * cw + (n - 1) * gap)) / 2);
 }
 
+// The gap between columns of cards made smaller than the width allows (for a long
+// column): up to a fifth of a card, so the columns still spread over the table.
+function spread(n, cw, gap, W, pad) {
+  return Math.max(gap, Math.min(Math.round(cw * 0.2), Math.floor((W - 2 * pad - n * cw) / (n - 1))));
+}
+
 // Mirror `ids` about the vertical line x = axis (their order left to right kept within
 // each group of `groups`): the left-handed table.
 function mirror(out, ids, axis, groups = []) {
@@ -109,10 +115,11 @@ function spider(ctx) {
   const { roles, W, H } = ctx;
   const columns = pilesOf(roles, "tableau");
   const found = pilesOf(roles, "foundation");
-  const { pad, gap, cw: most } = columnsAcross(10, W, H,
+  const { pad, gap: least, cw: most } = columnsAcross(10, W, H,
     { margin: 0.008, space: 0.007, least: 3, tall: 4.4, most: 118 });
   const place = (cw) => {
     const ch = Math.round(cw * RATIO);
+    const gap = spread(10, cw, least, W, pad);
     const left = centred(10, cw, gap, W);
     // The stock and the completed runs need no more than a tenth of a tall table: on a
     // wide, low one they are drawn smaller, leaving the columns the height.
@@ -121,7 +128,7 @@ function spider(ctx) {
     found.forEach((id, i) => { piles[id] = slot(left + i * (cw + gap) * s, pad, cw, ch, "stack", s); });
     const right = left + 9 * (cw + gap) + cw;
     piles.stock = slot(right - cw * s, pad, cw, ch, "stack", s);
-    const y1 = pad + Math.round(ch * s) + Math.max(gap * 2, Math.round(ch * 0.1 * s));
+    const y1 = pad + Math.round(ch * s) + Math.max(least * 2, Math.round(ch * 0.1 * s));
     columnRow(columns, left, y1, cw, gap, H, piles);
     const labels = { stock: { x: piles.stock.x + (cw * s) / 2, y: pad + (ch - cw * 0.58) * s, w: cw * s, s } };
     const out = { cw, ch, piles, labels };
@@ -136,10 +143,11 @@ function klondike(ctx) {
   const { roles, W, H } = ctx;
   const columns = pilesOf(roles, "tableau");
   const found = pilesOf(roles, "foundation");
-  const { pad, gap, cw: most } = columnsAcross(7, W, H,
+  const { pad, gap: least, cw: most } = columnsAcross(7, W, H,
     { margin: 0.01, space: 0.012, least: 4, tall: 4.3, most: 128 });
   const place = (cw) => {
     const ch = Math.round(cw * RATIO);
+    const gap = spread(7, cw, least, W, pad);
     const left = centred(7, cw, gap, W);
     const col = (i) => left + i * (cw + gap);
     const piles = {};
@@ -147,7 +155,7 @@ function klondike(ctx) {
     piles.waste = slot(col(1), pad, cw, ch, "waste");
     piles.waste.area.w += cw * 0.9;
     found.forEach((id, i) => { piles[id] = slot(col(3 + i), pad, cw, ch); });
-    const y1 = pad + ch + Math.max(gap * 2, Math.round(ch * 0.12));
+    const y1 = pad + ch + Math.max(least * 2, Math.round(ch * 0.12));
     columnRow(columns, left, y1, cw, gap, H, piles);
     const labels = { stock: { x: col(0) + cw / 2, y: pad + ch / 2, w: cw } };
     const out = { cw, ch, piles, labels };
@@ -165,14 +173,15 @@ function castle(ctx) {
   const wide = W >= 640 && W > H * 1.05;
   if (!wide) {
     const pad = Math.max(4, Math.round(W * 0.01));
-    const gap = Math.max(3, Math.round(W * 0.01));
-    const most = Math.floor(Math.min((W - 2 * pad - 7 * gap) / 8, H / (RATIO * 4.2), 118));
+    const least = Math.max(3, Math.round(W * 0.01));
+    const most = Math.floor(Math.min((W - 2 * pad - 7 * least) / 8, H / (RATIO * 4.2), 118));
     const place = (cw) => {
       const ch = Math.round(cw * RATIO);
+      const gap = spread(8, cw, least, W, pad);
       const left = centred(8, cw, gap, W);
       const piles = {};
       found.forEach((id, i) => { piles[id] = slot(left + (2 + i) * (cw + gap), pad, cw, ch); });
-      const y1 = pad + ch + Math.max(gap * 2, Math.round(ch * 0.12));
+      const y1 = pad + ch + Math.max(least * 2, Math.round(ch * 0.12));
       columnRow(rows, left, y1, cw, gap, H, piles);
       return { cw, ch, piles, labels: {} };
     };
