@@ -233,6 +233,15 @@ engine.new_game("klondike", 7)
 print([time.ticks_diff(t1, t0), time.ticks_diff(time.ticks_ms(), t1)])
 """
 
+# The same for CPython (Pyodide), whose time module has no ticks_ms.
+FIRST_CPYTHON = """import time
+t0 = time.perf_counter()
+import engine
+t1 = time.perf_counter()
+engine.new_game("klondike", 7)
+print([round(1000 * (t1 - t0)), round(1000 * (time.perf_counter() - t1))])
+"""
+
 
 def node(*args: str) -> dict:
     """Run the Node driver; its last line is JSON."""
@@ -283,25 +292,30 @@ def precompiled(mjs: Path, ported: Path) -> tuple[dict | None, int]:
 PAGE = """<!doctype html><meta charset="utf-8"><title>spike</title>
 <script type="module">
 const t0 = performance.now();
-const { loadMicroPython } = await import("./micropython.mjs");
 const lines = [];
-const mp = await loadMicroPython({ stdout: (s) => lines.push(s), stderr: (s) => lines.push(s) });
+const out = { stdout: (s) => lines.push(s), stderr: (s) => lines.push(s) };
+const pyodide = location.search === "?pyodide";
+const mp = pyodide
+  ? await (await import("./pyodide/pyodide.mjs")).loadPyodide({ ...out,
+    indexURL: "./pyodide/", stdLibURL: "./pyodide/python_stdlib_compiled.zip" })
+  : await (await import("./micropython.mjs")).loadMicroPython(out);
 const started = performance.now();
-const files = await (await fetch("./files.json")).json();
+const base = pyodide ? "/home/pyodide/" : "/";  // each one's working folder, first on sys.path
+const files = await (await fetch(pyodide ? "./files-cpython.json" : "./files.json")).json();
 for (const name of files) {
   const parts = name.split("/");
   for (let i = 1; i < parts.length; i++) {
-    try { mp.FS.mkdir("/" + parts.slice(0, i).join("/")); } catch {}
+    try { mp.FS.mkdir(base + parts.slice(0, i).join("/")); } catch {}
   }
-  mp.FS.writeFile("/" + name, new Uint8Array(await (await fetch("./" + name)).arrayBuffer()));
+  mp.FS.writeFile(base + name, new Uint8Array(await (await fetch("./" + name)).arrayBuffer()));
 }
 const fetched = performance.now();
-mp.runPython(await (await fetch("./first.py")).text());
+mp.runPython(await (await fetch(pyodide ? "./first-cpython.py" : "./first.py")).text());
 window.result = { started, fetched, done: performance.now(), t0, lines };
 </script>"""
 
 
-def browser(mjs: Path, engine_dir: Path) -> dict | None:
+def browser(mjs: Path, engine_dir: Path) -> dict[str, dict] | None:
     """Load MicroPython in headless Chromium from localhost, fetch the engine files, import
     the engine and deal (the median of 3 fresh pages); None if Playwright is missing."""
     try:
@@ -323,25 +337,46 @@ def browser(mjs: Path, engine_dir: Path) -> dict | None:
     files = [str(p.relative_to(site)) for p in site.rglob("*") if p.suffix in {".py", ".mpy"}
              and p.name != "first.py"]
     (site / "files.json").write_text(json.dumps(files))
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
-    handler.log_message = lambda *a: None
+    # Pyodide (as vendored) beside it, running the real engine/, for comparison
+    (site / "pyodide").symlink_to(ROOT / "vendor" / "pyodide")
+    shutil.copytree(ROOT / "engine", site / "cpython" / "engine",
+                    ignore=shutil.ignore_patterns("solver", "__pycache__"))
+    (site / "first-cpython.py").write_text(FIRST_CPYTHON)
+    (site / "files-cpython.json").write_text(json.dumps(
+        [str(p.relative_to(site / "cpython")) for p in (site / "cpython").rglob("*.py")]))
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            """No log line a request."""
+
+        def translate_path(self, path: str) -> str:
+            """Serve /engine/... of the Pyodide page from the unported copy."""
+            if self.headers.get("Referer", "").endswith("?pyodide") and "/engine/" in path:
+                path = "/cpython" + path
+            return super().translate_path(path)
+
+    handler = functools.partial(Quiet, directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    runs = []
+    results = {}
     try:
         with sync_playwright() as pw:
             chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            for _ in range(3):
-                page = chromium.new_page()
-                page.goto(f"http://127.0.0.1:{server.server_port}/index.html")
-                page.wait_for_function("() => window.result !== undefined")
-                runs.append(page.evaluate("() => window.result"))
-                page.close()
+            for query in ("", "?pyodide"):
+                runs = []
+                for _ in range(3):
+                    context = chromium.new_context()  # a fresh cache each time
+                    page = context.new_page()
+                    page.goto(f"http://127.0.0.1:{server.server_port}/index.html{query}")
+                    page.wait_for_function("() => window.result !== undefined", timeout=120_000)
+                    runs.append(page.evaluate("() => window.result"))
+                    context.close()
+                runs.sort(key=lambda r: r["done"])
+                results[query or "micropython"] = runs[1]
             chromium.close()
     finally:
         server.shutdown()
-    runs.sort(key=lambda r: r["done"])
-    return runs[1]
+    return results
 
 
 def sizes(files: list[Path]) -> list[int]:
@@ -479,11 +514,12 @@ def main() -> None:
         print(f"  the same from .mpy precompiled by mpy-cross: {mpy_imp['run_ms']:.0f} ms "
               f"(import {split[0]} ms, deal {split[1]} ms); engine .mpy {kb(mpy_br)} brotli")
         imp = mpy_imp
-    if page:
-        split = json.loads(page["lines"][-1])
-        print(f"  headless Chromium, localhost, fresh page (median of 3): MicroPython up at "
-              f"{page['started']:.0f} ms, engine files fetched at {page['fetched']:.0f} ms, "
-              f"engine imported + Klondike dealt at {page['done']:.0f} ms (import {split[0]} ms,"
+    for name, res in (page or {}).items():
+        split = json.loads(res["lines"][-1])
+        label = "MicroPython (.mpy)" if name == "micropython" else "Pyodide (real engine/)"
+        print(f"  headless Chromium, localhost, fresh cache, median of 3, {label}: up at "
+              f"{res['started']:.0f} ms, engine files fetched at {res['fetched']:.0f} ms, "
+              f"engine imported + Klondike dealt at {res['done']:.0f} ms (import {split[0]} ms,"
               f" deal {split[1]} ms)")
     print()
 
