@@ -9,7 +9,7 @@ game to know where each card is), every fourth move a click on that card instead
 page sends it to its best place; the twin is then read back from the page's autosave), a
 click on the stock when the hint says so, and every tenth action a U / R key press; when
 the twin has no move left it starts the next deal (not measured). Animations run as for a
-player (no reduced motion).
+player (no reduced motion); --reduced-motion turns them off, for a comparison run.
 
 The figure for an action is measured inside the page: from the input event's timeStamp
 (pointerup of a drop or click, keydown of a key) to the MutationObserver callback that
@@ -159,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default="spider-2", choices=engine.VARIANTS)
     parser.add_argument("--deal", type=int, default=5)
     parser.add_argument("--url", help="measure this server instead of serving the repository")
+    parser.add_argument("--reduced-motion", action="store_true",
+                        help="the system asks for reduced motion: no animation at all")
     parser.add_argument("--debug", help="on a failed move, save a screenshot here")
     parser.add_argument("--deep", default="100,1000,5000",
                         help="move counts at which to time actions deep into one game "
@@ -172,7 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            context = browser.new_context(
+                viewport={"width": 1280, "height": 800},
+                reduced_motion="reduce" if args.reduced_motion else "no-preference")
             page = context.new_page()
             seed = args.deal
             page.goto(f"{url}/?game={args.variant}&deal={seed}")

@@ -14,9 +14,10 @@ time between animation frames (requestAnimationFrame deltas) while:
   CPython twin, sent through the page's intent API, the stock when it says so), each
   followed by the time its animation takes.
 
-For each it prints the median, p95 and max frame time and the share of frames dropped
-(a frame is due every 1/60 s; a delta of n such periods drops n - 1 of them). Budget: a
-frame every 16.7 ms. It asserts nothing.
+and, as a baseline of what the machine gives an idle page (a busy machine shows here),
+--idle seconds of the same table with nothing moving. For each it prints the median, p95
+and max frame time and the share of frames dropped (a frame is due every 1/60 s; a delta
+of n such periods drops n - 1 of them). Budget: a frame every 16.7 ms. It asserts nothing.
 """
 
 from __future__ import annotations
@@ -136,6 +137,16 @@ class Run:
               f" max {max(self.handled):6.1f} ms")
 
 
+def idle(page, seconds: float) -> Run:
+    run = Run("idle")
+    page.evaluate("() => { window.__frames = []; window.__rec = true; }")
+    page.wait_for_timeout(seconds * 1000)
+    times = page.evaluate(STOP_JS)
+    run.handled.append(0.0)
+    run.deltas = [b - a for a, b in zip(times, times[1:], strict=False)]
+    return run
+
+
 def finish_rounds(page, rounds: int) -> tuple[Run, Run]:
     home, back = Run("finish"), Run("undo")
     for _ in range(rounds):
@@ -165,6 +176,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="finishes (and their undos)")
     parser.add_argument("--moves", type=int, default=40, help="ordinary moves")
     parser.add_argument("--deal", type=int, default=7, help="Klondike deal of the moves")
+    parser.add_argument("--idle", type=float, default=3.0, help="seconds of the baseline")
     parser.add_argument("--speed", default="normal", choices=["slow", "normal", "fast"])
     parser.add_argument("--url", help="an app already served (default: serve this checkout)")
     args = parser.parse_args()
@@ -183,6 +195,7 @@ def main() -> None:
             load(page, built_columns(), args.speed)
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
             print(f"phone 390x844 @3x, CPU / {args.throttle:g}, speed {args.speed}")
+            idle(page, args.idle).show()
             for run in finish_rounds(page, args.rounds):
                 run.show()
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})

@@ -91,6 +91,7 @@ export class Board {
     this.measure();
     if (!force && this.size.join("x") === before) return;
     this.finishAnimations();
+    this.motion.clearHint(); // its ghost was laid out for the old size
     if (this.refit()) for (const p of this.piles.values()) this.placePile(p);
   }
 

@@ -133,13 +133,18 @@ export class Motion {
     if (up) this.showBack(el, timing);
   }
 
-  // The face is already the new one: its back is painted over it (the ::after of a card
-  // that is turning) until the card stands edge on.
+  // The face is already the new one: a back is laid over it until the card stands edge
+  // on. (A child element, not a pseudo-element: animating one of those would make the
+  // browser work out the styles at once, inside the input's handling.)
   showBack(el, timing) {
-    el.classList.add("turning");
+    const back = document.createElement("i");
+    back.className = "back";
+    el.append(back);
     const frames = [{ opacity: 1 }, { opacity: 1, offset: 0.5 }, { opacity: 0, offset: 0.5 },
       { opacity: 0 }];
-    this.track(el.animate(frames, { ...timing, pseudoElement: "::after" }), el, { through: false });
+    const anim = back.animate(frames, timing);
+    anim.ppBack = back;
+    this.track(anim, el, { through: false });
   }
 
   track(anim, el, { through }) {
@@ -159,8 +164,9 @@ export class Motion {
     const el = anim.ppEl;
     el.ppFlights -= 1;
     if (anim.ppThrough) el.style.pointerEvents = "";
+    if (anim.ppBack) anim.ppBack.remove();
     if (el.ppFlights <= 0) {
-      el.classList.remove("flying", "turning");
+      el.classList.remove("flying");
       el.style.removeProperty("--above");
     }
     if (!this.running.size && this.waiting.length) {

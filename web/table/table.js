@@ -212,15 +212,18 @@ class App {
   }
 
   showHint([src, dst, count]) {
+    // The cards rise and a ghost of them slides to where they would land (a card turned
+    // from the stock too; a deal to every column or a recycle has only its marks).
+    const lift = Math.round(this.board.geom.ch * 0.06);
     if (src === "stock" || dst === "stock") {
       this.board.markPile("hint", src === "stock" ? "stock" : "waste", "from");
       if (src !== "stock") this.board.markPile("hint", "stock", "to");
+      else this.board.motion.showHint(this.board.landing(src, 1, dst), lift);
       return;
     }
     this.board.markGroup("hint", src, count, "from");
     this.board.markPile("hint", dst, "to");
-    // The cards rise and a ghost of them slides to where they would land.
-    this.board.motion.showHint(this.board.landing(src, count, dst), Math.round(this.board.geom.ch * 0.06));
+    this.board.motion.showHint(this.board.landing(src, count, dst), lift);
   }
 
   // The words on the table come from the facts the engine gives (payload.info) and its
