@@ -119,7 +119,7 @@ def test_every_game_has_rated_deals() -> None:
 @pytest.mark.parametrize("variant", RATED)
 def test_the_shipped_ratings_hold_a_third_each_of_listed_deals(variant: str) -> None:
     rated = ratings(variant).rated
-    assert len(rated) >= 90
+    assert len(rated) >= 150
     listed = set(winnable_deals(variant))
     assert all(r.deal in listed for r in rated)
     sizes = [len(rated_deals(variant, level)) for level in LEVELS]
@@ -130,10 +130,11 @@ def test_the_shipped_ratings_hold_a_third_each_of_listed_deals(variant: str) -> 
     assert rating(variant, hard) == "hard" and rating(variant, 0) is None
 
 
-@pytest.mark.parametrize("variant", ["klondike", "beleaguered-castle", "spider-1"])
+@pytest.mark.parametrize("variant", ["klondike", "beleaguered-castle", "spider-1", "doublets"])
 def test_a_rated_count_is_what_the_solver_expands_again_under_any_hash_seed(variant: str) -> None:
     """Positions, unlike times, are the same on every machine: two rated deals solved again
-    in a process with another PYTHONHASHSEED expand exactly the recorded positions."""
+    in a process with another PYTHONHASHSEED expand exactly the recorded positions. (A
+    change to a game's solver that changes its counts fails here: rate its list again.)"""
     sample = [r for r in ratings(variant).rated if r.positions < 5000][::97][:2]
     code = ("import sys, engine\n"
             "for deal in sys.argv[2:]:\n"
