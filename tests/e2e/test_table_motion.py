@@ -264,3 +264,15 @@ def test_with_reduced_motion_the_hint_ghost_stands_on_the_target(table):
     ghost = box_of(table, ".ghost .card")
     target = box_of(table, '[data-pile="f0"]')
     assert all(abs(a - b) < 1.5 for a, b in zip(ghost, target, strict=True))
+
+
+def test_a_hint_to_turn_the_stock_slides_a_ghost_of_its_card_onto_the_waste(moving):
+    home = {f"f{i}": [r + s for r in RANKS] for i, s in enumerate("SHDC") if i}
+    spades = [r.lower() + "s" for r in RANKS[:1:-1]] + ["2S"]  # the two on top, face up
+    moving.load(engine.from_position("klondike", {**home, "t0": spades, "stock": ["as"]}))
+    boxes = moving.page.evaluate(GHOST_JS)
+    assert len({(round(x), round(y)) for x, y, _, _ in boxes}) > 5, boxes
+    speed(moving, "off")
+    moving.act("stock")  # where the card really lands is where the ghost came to rest
+    card = box_of(moving, '[data-pile="waste"] > [data-card]')
+    assert all(abs(a - b) < 1.5 for a, b in zip(boxes[-1], card, strict=True)), (boxes[-1], card)
