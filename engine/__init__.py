@@ -13,6 +13,7 @@ Runs unchanged in CPython and in Pyodide. The public API::
     engine.Solver(game).step(ms=30)          # the same, in slices (browser)
     engine.winnable_deals("klondike")        # deal numbers proved winnable
     engine.finish_moves(game)                # the rest, when the rules say it is won by force
+    engine.play_finish(game)                 # ... played on the game itself
     engine.safe_moves(game)                  # cards no line of play needs out: home, in turn
 """
 
@@ -21,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .rules.cards import card_name, card_text, parse_card
-from .rules.finish import finish_moves
+from .rules.finish import finish_moves, play_finish
 from .rules.game import Game, from_position, new_game, parse_move, replay
 from .rules.hint import hint
 from .rules.moves import IllegalMove, Move
@@ -52,6 +53,7 @@ __all__ = [
     "card_name",
     "card_text",
     "finish_moves",
+    "play_finish",
     "from_position",
     "hint",
     "new_game",

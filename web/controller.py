@@ -285,12 +285,11 @@ class Table:
 
     def do_finish(self) -> Payload:
         """Play every card home, when the rules say the rest is won by force."""
-        moves = engine.finish_moves(self.game)
-        if not moves:
+        start = self.game.move_count
+        if not engine.play_finish(self.game):
             return self.render("illegal", announce="The cards cannot all go home by "
                                                    "themselves yet.")
-        start = self.game.move_count
-        self.play_span(start, moves, "Finish")
+        self.play_span(start, [], "Finish")
         self.clock.update(started=True)
         self.after_change()
         return self.render("finish", announce="Every card goes home. " + self.status_words())

@@ -12,15 +12,23 @@ from __future__ import annotations
 
 from .game import Game
 from .moves import Move
+from .state import Rules
 
 # A finish plays at most 52 cards, and before each play at most one pass of the stock.
 STEP_LIMIT = 52 * 60
 
 
+def _next_move(rules: Rules, legal: list[Move]) -> Move | None:
+    """The finish's next move among ``legal``: a card home whenever one can go, first in
+    the rules' order, else the stock turned or turned back over."""
+    move = next((m for m in legal if rules.role(m.dst) == "foundation"
+                 and rules.role(m.src) != "foundation"), None)
+    return move or next((m for m in legal if "stock" in (m.src, m.dst)), None)
+
+
 def finish_moves(game: Game) -> list[Move] | None:
-    """The moves that win ``game`` from here when its rules say it is won by force (a card
-    home whenever one can go, first in the rules' order, else the stock turned or turned
-    back over); None when it is not won by force."""
+    """The moves that win ``game`` from here when its rules say it is won by force; None
+    when it is not won by force. The game itself is left as it is."""
     rules = game.rules
     if game.status != "playing" or not rules.won_by_force(game.state):
         return None
@@ -28,10 +36,7 @@ def finish_moves(game: Game) -> list[Move] | None:
     for _ in range(STEP_LIMIT):
         if rules.is_won(state):
             return moves
-        legal = rules.moves(state)
-        move = next((m for m in legal if rules.role(m.dst) == "foundation"
-                     and rules.role(m.src) != "foundation"), None)
-        move = move or next((m for m in legal if "stock" in (m.src, m.dst)), None)
+        move = _next_move(rules, rules.moves(state))
         if move is None:
             return None
         state = rules.apply(state, move)
@@ -39,4 +44,23 @@ def finish_moves(game: Game) -> list[Move] | None:
     return None
 
 
-__all__ = ["finish_moves"]
+def play_finish(game: Game) -> int:
+    """Play the finish on ``game`` itself (the moves :func:`finish_moves` gives), listing
+    the legal moves once a step where checking a list of moves and then playing it lists
+    them twice; the number of moves played, 0 when the game is not won by force. (Should a
+    step find no move, which the rules' ``won_by_force`` rules out, the legal moves played
+    so far stay played.)"""
+    if game.status != "playing" or not game.rules.won_by_force(game.state):
+        return 0
+    start = game.move_count
+    for _ in range(STEP_LIMIT):
+        if game.status != "playing":
+            break
+        move = _next_move(game.rules, game.legal_moves())
+        if move is None:
+            break
+        game.play(move)
+    return game.move_count - start
+
+
+__all__ = ["finish_moves", "play_finish"]

@@ -52,3 +52,32 @@ def test_a_face_down_card_means_no_finish_and_other_games_never_claim_one():
     for variant in ("spider-1", "beleaguered-castle", "doublets"):
         game = engine.new_game(variant, 3)
         assert engine.finish_moves(game) is None
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_play_finish_plays_the_finish_moves_listing_moves_once_a_step(seed, monkeypatch):
+    """play_finish wins with the very moves finish_moves gives, on the game itself, and
+    asks the rules for the legal moves once a step (plus once at the end)."""
+    game = all_face_up_klondike(random.Random(seed))
+    if game.status == "won":
+        return
+    expected = engine.finish_moves(game)
+    listed = 0
+    rules_moves = game.rules.moves
+
+    def counted(state):
+        nonlocal listed
+        listed += 1
+        return rules_moves(state)
+
+    monkeypatch.setattr(game.rules, "moves", counted)
+    start = game.move_count
+    assert engine.play_finish(game) == len(expected)
+    assert game.status == "won" and game.moves[start:] == expected
+    assert 0 < listed <= len(expected) + 1
+
+
+def test_play_finish_leaves_a_game_not_won_by_force_as_it_was():
+    game = engine.new_game("klondike", 7)
+    before = game.record()
+    assert engine.play_finish(game) == 0 and game.record() == before
