@@ -37,6 +37,7 @@ from tests.engine.helpers import (
     klondike_from,
     replays_to_win,
 )
+from tests.web.fakes import TickingClock
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -221,17 +222,6 @@ def hard_deal() -> Game:
         if engine.solve(game, budget_ms=30).result == "unknown":
             return game
     raise AssertionError("no undecided spider-4 deal")
-
-
-class TickingClock:
-    """A perf_counter that moves one millisecond each time it is read."""
-
-    def __init__(self) -> None:
-        self.reads = 0
-
-    def perf_counter(self) -> float:
-        self.reads += 1
-        return self.reads / 1000
 
 
 def test_the_time_budget_is_respected(monkeypatch) -> None:

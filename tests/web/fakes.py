@@ -1,4 +1,4 @@
-"""Storage doubles for the CPython tests of web/ (the browser's localStorage stand-ins)."""
+"""Doubles for the CPython tests: the browser's localStorage stand-ins and clocks."""
 
 from __future__ import annotations
 
@@ -34,3 +34,15 @@ class HandClock:
 
     def __call__(self) -> float:
         return self.t
+
+
+class TickingClock:
+    """A ``time`` module whose perf_counter moves one millisecond each time it is read:
+    a search's time budget counted in clock reads, which a busy machine cannot stretch."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def perf_counter(self) -> float:
+        self.reads += 1
+        return self.reads / 1000

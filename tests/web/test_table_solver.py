@@ -18,6 +18,8 @@ import sys
 import pytest
 
 import engine
+from engine.solver import search
+from tests.web.fakes import TickingClock
 from web import desk, labels, solving
 from web.controller import Table
 from web.saves import GameSaves
@@ -120,8 +122,10 @@ def test_hint_falls_back_to_the_heuristic_when_the_solver_does_not_answer_in_tim
     assert payload["unwinnable"] is False  # "unknown" is never a loss
 
 
-def test_hint_search_runs_in_slices_within_its_budget():
-    """A hard deal: "thinking" answers until the budget is spent, then the heuristic."""
+def test_hint_search_runs_in_slices_within_its_budget(monkeypatch):
+    """A hard deal: "thinking" answers until the budget is spent, then the heuristic.
+    Time is counted in reads of a clock that ticks a millisecond a read."""
+    monkeypatch.setattr(search, "time", TickingClock())
     table = make_table()
     table.start("?game=spider-4&deal=1")
     table.desk.hint_budget_ms, table.desk.hint_slice_ms = 60.0, 10.0
