@@ -138,11 +138,18 @@ def _solve(game: Game, args: argparse.Namespace) -> int:
     return 0
 
 
-def _winnable(args: argparse.Namespace) -> int:
+def _known_variant(name: str) -> bool:
+    """Whether ``name`` is a variant; if not, says so on stderr (the command exits 2)."""
     try:
-        variant(args.variant)
+        variant(name)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
+        return False
+    return True
+
+
+def _winnable(args: argparse.Namespace) -> int:
+    if not _known_variant(args.variant):
         return 2
     found: list[int] = []
     start = args.start
@@ -195,10 +202,7 @@ def _rate(args: argparse.Namespace) -> int:
     from .solver.rating import Rated, parse_rated, rate, rated_path
     from .solver.winnable import winnable_deals
 
-    try:
-        variant(args.variant)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
+    if not _known_variant(args.variant):
         return 2
     output = args.output or str(rated_path(args.variant))
     command = f"# python -m engine rate {args.variant} --max-nodes {args.max_nodes}"

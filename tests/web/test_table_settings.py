@@ -86,13 +86,19 @@ def test_auto_move_plays_the_safe_cards_after_a_move_and_one_undo_takes_all_back
     assert redone["piles"]["f0"] == ["AS", "2S", "3S"] and redone["move_count"] == 4
 
 
-def test_two_moves_with_auto_moves_undo_one_span_at_a_time():
-    t = table()
+def auto_move_table(backend: MemoryBackend | None = None) -> Table:
+    """Auto-move on, and a Klondike table where JS onto QH sends AS, 2S and AH home."""
+    t = table(backend)
     t.start("")
     t.handle("settings", {"auto_move": True})
     t.adopt(engine.from_position("klondike", {
         "t0": ["AS"], "t1": ["QH"], "t2": ["JS"], "t3": ["AH"], "t4": ["KC"], "t5": ["TH"],
         "t6": ["2S"]}))
+    return t
+
+
+def test_two_moves_with_auto_moves_undo_one_span_at_a_time():
+    t = auto_move_table()
     t.handle("play", {"src": "t2", "dst": "t1"})  # JS onto QH: AS, 2S, AH go home
     after_first = t.game.state
     t.handle("play", {"src": "t5", "dst": "t2"})  # TH to the empty column? not a King
@@ -134,12 +140,7 @@ def test_a_reload_keeps_which_moves_undo_together():
     the safe cards that followed it back; a spans field that makes no sense is dropped
     (each move then undoes alone) and the game itself still resumes."""
     backend = MemoryBackend()
-    t = table(backend)
-    t.start("")
-    t.handle("settings", {"auto_move": True})
-    t.adopt(engine.from_position("klondike", {
-        "t0": ["AS"], "t1": ["QH"], "t2": ["JS"], "t3": ["AH"], "t4": ["KC"], "t5": ["TH"],
-        "t6": ["2S"]}))
+    t = auto_move_table(backend)
     t.handle("play", {"src": "t2", "dst": "t1"})  # JS onto QH: AS, 2S, AH go home
     first, count = t.game.state, t.game.move_count
     assert count == 4
