@@ -11,6 +11,8 @@ cards never come back. There is no stock, cell or redeal.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from .cards import ACE, KING, RANK_MASK, make_card, standard_deck, suit_of
 from .moves import Move
 from .piles import (
@@ -71,6 +73,14 @@ class CastleRules(Rules):
     def is_won(self, state: State) -> bool:
         """Won when every foundation ends in its King."""
         return all(len(p) == KING for p in state.piles[F0:])
+
+    def won_by_force(self, state: State) -> bool:
+        """Every row runs down in rank from its bottom card (equal ranks allowed). Then the
+        lowest rank r not yet home has a card on top of its row (any card above one of
+        rank r is of rank r too), every lower card of its suit is home, so it goes home,
+        and the rows still run down: every card goes home with no choice to make."""
+        return all(below & RANK_MASK >= above & RANK_MASK
+                   for row in state.piles[:ROWS] for below, above in pairwise(row))
 
     def info(self, state: State) -> dict[str, object]:
         """How many cards are on the foundations (the optional progress record)."""

@@ -4,6 +4,7 @@ draw one and unlimited recycles, so with no face-down card left every card can g
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 
@@ -49,7 +50,7 @@ def test_klondike_with_no_face_down_card_is_finished_by_force(seed):
 def test_a_face_down_card_means_no_finish_and_other_games_never_claim_one():
     game = engine.new_game("klondike", 7)
     assert not game.rules.won_by_force(game.state) and engine.finish_moves(game) is None
-    for variant in ("spider-1", "beleaguered-castle", "doublets"):
+    for variant in ("spider-1", "beleaguered-castle", "doublets"):  # not at the deal
         game = engine.new_game(variant, 3)
         assert engine.finish_moves(game) is None
 
@@ -81,3 +82,52 @@ def test_play_finish_leaves_a_game_not_won_by_force_as_it_was():
     game = engine.new_game("klondike", 7)
     before = game.record()
     assert engine.play_finish(game) == 0 and game.record() == before
+
+
+def castle_rows_running_down(rng: random.Random) -> engine.Game:
+    """Beleaguered Castle with foundations to random heights and the other cards dealt to
+    rows that each run down in rank from the bottom (ties in any order)."""
+    heights = [rng.randint(1, 13) for _ in SUITS]
+    piles = {f"f{i}": [r + s for r in RANKS[:heights[i]]] for i, s in enumerate(SUITS)}
+    rest = [r + s for i, s in enumerate(SUITS) for r in RANKS[heights[i]:]]
+    rows: list[list[str]] = [[] for _ in range(8)]
+    for card in rest:
+        rng.choice(rows).append(card)
+    for i, row in enumerate(rows):
+        rng.shuffle(row)
+        row.sort(key=lambda c: -RANKS.index(c[0]))
+        piles[f"t{i}"] = row
+    return engine.from_position("beleaguered-castle", piles)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_castle_rows_running_down_are_finished_by_force(seed):
+    game = castle_rows_running_down(random.Random(seed))
+    if game.status == "won":
+        return
+    assert game.rules.won_by_force(game.state)
+    assert engine.play_finish(game) > 0 and game.status == "won"
+
+
+def test_castle_claims_a_finish_only_where_every_card_then_goes_home():
+    """Along the solver's wins of real deals: the rules claim won by force exactly where
+    no row has a higher card on a lower one, and wherever they claim it the finish wins."""
+    claimed = 0
+    for seed in (1, 3, 4, 5, 6):
+        game = engine.new_game("beleaguered-castle", seed)
+        answer = engine.solve(game, budget_ms=60_000, max_nodes=20_000)
+        assert answer.result == "won"
+        for move in answer.moves:
+            game.play(move)
+            if game.status != "playing":
+                break
+            rows = [game.position()["piles"][f"t{i}"] for i in range(8)]
+            rises = any(RANKS.index(a[0]) < RANKS.index(b[0])
+                        for row in rows for a, b in pairwise(row))
+            forced = game.rules.won_by_force(game.state)
+            assert forced is (not rises)
+            if forced:
+                claimed += 1
+                copy = engine.replay(game.record())
+                assert engine.play_finish(copy) > 0 and copy.status == "won"
+    assert claimed > 0
