@@ -76,3 +76,18 @@ def test_the_table_read_in_words_and_a_card_turned_up_is_named():
     t.adopt(engine.from_position("klondike", {"t0": ["qh", "5S"], "t1": ["6H"]}))
     words = t.handle("play", {"src": "t0", "dst": "t1"})["announce"]
     assert words.startswith("Five of spades to column 2. Queen of hearts turned up.")
+
+
+def test_a_castle_whose_rows_run_down_offers_the_finish_and_undoes_it_whole():
+    t = table()
+    t.start("")
+    rows = {"t0": ["KS", "QH", "JS"], "t1": ["KH", "QS", "JH"], "t2": ["KD", "QC", "JD"],
+            "t3": ["KC", "QD", "JC"]}
+    home = {f"f{i}": [r + s for r in RANKS[:10]] for i, s in enumerate("SHDC")}
+    t.adopt(engine.from_position("beleaguered-castle", dict(home, **rows)))
+    before = t.game.state
+    assert t.render("none")["can_finish"] is True
+    payload = t.handle("finish")
+    assert payload["status"] == "won" and payload["move_count"] == 12
+    t.handle("undo")
+    assert t.game.state == before
