@@ -172,6 +172,11 @@ def test_winnable_only_deals_a_number_from_the_shipped_list(table):
     assert box.is_enabled() and not box.is_checked()
     box.check()
     assert "proved winnable" in table.text("#menu-winnable-note")
+    # The note points at the deal-number box where it really is: below the note.
+    note_box = table.page.locator("#menu-winnable-note").bounding_box()
+    deal_box = table.page.locator("#menu-deal").bounding_box()
+    assert deal_box["y"] > note_box["y"] + note_box["height"]
+    assert "typed below" in table.text("#menu-winnable-note")
     table.page.click('[data-menu="deal"]')
     state = table.page.evaluate("() => window.ppTable.act('state')")
     assert state["variant"] == variant

@@ -297,7 +297,7 @@ export class Ui {
       : ` No difficulty ratings are included for ${title} yet.`;
     this.els.winnableNote.textContent = count
       ? `New deals of ${title} are drawn from ${count.toLocaleString("en")} deal numbers ` +
-        "the solver has proved winnable (a deal number typed above is dealt as it is)." +
+        "the solver has proved winnable (a deal number typed below is dealt as it is)." +
         ratedText
       : `Not available for ${title}: no deals proved winnable by the solver are ` +
         "included for it yet.";
