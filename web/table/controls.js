@@ -555,12 +555,18 @@ function recordText(payload) {
 function celebrate(box) {
   box.replaceChildren();
   if (!pace()) return; // reduced motion, or the speed setting off
-  for (let i = 0; i < 28; i++) {
+  // Web Animations with every value worked out here: the compositor runs them, where CSS
+  // keyframes reading custom properties would restyle every bit on every frame.
+  const count = 28;
+  for (let i = 0; i < count; i++) {
     const bit = document.createElement("i");
-    bit.style.setProperty("--a", `${(i * 360) / 28}deg`);
-    bit.style.setProperty("--h", `${(i * 47) % 360}`);
-    bit.style.setProperty("--d", `${80 + (i * 37) % 90}px`);
+    bit.style.background = `hsl(${(i * 47) % 360} 80% 55%)`;
     box.append(bit);
+    const turn = `rotate(${(i * 360) / count}deg)`;
+    bit.animate([
+      { opacity: 1, transform: `${turn} translateY(0) scale(1)` },
+      { opacity: 0, transform: `${turn} translateY(${-(80 + (i * 37) % 90)}px) rotate(200deg) scale(.6)` },
+    ], { duration: 1100, easing: "cubic-bezier(.2,.7,.3,1)", fill: "forwards" });
   }
 }
 

@@ -66,12 +66,21 @@ export class Motion {
     else fn();
   }
 
-  /** Land every card in flight where it belongs, now. */
+  /** Land every card in flight where it belongs, now (and do the work that waited). */
   finishAll() {
     for (const anim of [...this.running]) {
       anim.finish();
       this.land(anim);
     }
+    this.release();
+  }
+
+  // The work that waited for the cards, once none flies.
+  release() {
+    if (this.running.size || !this.waiting.length) return;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const fn of waiting) fn();
   }
 
   // -- cards that moved ------------------------------------------------------------------
@@ -156,10 +165,14 @@ export class Motion {
       el.style.pointerEvents = "none";
     }
     this.running.add(anim);
-    anim.onfinish = anim.oncancel = () => this.land(anim);
+    anim.onfinish = () => this.land(anim, true);
+    anim.oncancel = () => this.land(anim);
   }
 
-  land(anim) {
+  // `ended`: the motion ran its course. Its finish event comes inside a frame, the one
+  // that draws the card landed: the waiting work (a win's dialog and burst, saving the
+  // picture) runs in a task after it, so that frame stays short.
+  land(anim, ended = false) {
     if (!this.running.delete(anim)) return;
     const el = anim.ppEl;
     el.ppFlights -= 1;
@@ -169,11 +182,9 @@ export class Motion {
       el.classList.remove("flying");
       el.style.removeProperty("--above");
     }
-    if (!this.running.size && this.waiting.length) {
-      const waiting = this.waiting;
-      this.waiting = [];
-      for (const fn of waiting) fn();
-    }
+    if (this.running.size || !this.waiting.length) return;
+    if (ended) setTimeout(() => this.release(), 0);
+    else this.release();
   }
 
   // -- the hint --------------------------------------------------------------------------
