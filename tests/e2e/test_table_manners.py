@@ -66,16 +66,42 @@ def test_a_hint_is_shown_in_words(table):
     assert table.page.is_visible("#toast")
 
 
+TITLE_CLIPPED_JS = """() => [...document.querySelectorAll('#game-title span')]
+    .filter((s) => getComputedStyle(s).display !== 'none')
+    .map((s) => [s.textContent, s.scrollWidth > s.clientWidth + 1])"""
+
+
+def assert_whole_title(phone) -> None:
+    clipped = phone.page.evaluate(TITLE_CLIPPED_JS)
+    assert clipped and not any(cut for _, cut in clipped), clipped
+    box = phone.page.locator("#game-title").bounding_box()
+    assert box["y"] + box["height"] <= phone.page.locator(".bar").bounding_box()["height"] + 1
+
+
 def test_a_phone_header_keeps_the_whole_name_and_suit_count(phone):
     """The longest names (one long word; a name and a suit count) show whole on a phone."""
     for variant in ("beleaguered-castle", "spider-relaxed-4"):
         phone.open(variant, 5)
-        clipped = phone.page.evaluate("""() => [...document.querySelectorAll('#game-title span')]
-            .filter((s) => getComputedStyle(s).display !== 'none')
-            .map((s) => [s.textContent, s.scrollWidth > s.clientWidth + 1])""")
-        assert clipped and not any(cut for _, cut in clipped), clipped
-        box = phone.page.locator("#game-title").bounding_box()
-        assert box["y"] + box["height"] <= phone.page.locator(".bar").bounding_box()["height"] + 1
+        assert_whole_title(phone)
+
+
+def test_the_finish_button_leaves_the_longest_name_whole_on_a_phone(phone):
+    """A Castle won by force, finishing left to the player: one button more in the bar."""
+    up = {suit: [rank + suit for rank in "A23456789TJQK"] for suit in "SHDC"}
+    piles = {**{f"f{i}": up[s][:5] for i, s in enumerate("SHDC")},
+             **{f"t{i}": up[s][:4:-1] for i, s in enumerate("SHDC")}}
+    phone.load(engine.from_position("beleaguered-castle", piles))
+    phone.act("settings", autofinish=False)
+    phone.page.reload()
+    phone.wait_ready()
+    try:
+        for width, height in ((360, 640), (390, 844)):
+            phone.page.set_viewport_size({"width": width, "height": height})
+            assert phone.page.is_visible('[data-action="finish"]')
+            assert_whole_title(phone)
+    finally:
+        phone.page.set_viewport_size({"width": 360, "height": 640})
+        phone.act("settings", autofinish=True)
 
 
 # For each covered face-up card of a row fanned sideways: is its index (rank and suit)
