@@ -17,12 +17,15 @@ time between animation frames (requestAnimationFrame deltas) while:
 and, as a baseline of what the machine gives an idle page (a busy machine shows here),
 --idle seconds of the same table with nothing moving. For each it prints the median, p95
 and max frame time and the share of frames dropped (a frame is due every 1/60 s; a delta
-of n such periods drops n - 1 of them). Budget: a frame every 16.7 ms. It asserts nothing.
+of n such periods drops n - 1 of them), with the machine's load average when it ended (a
+shared machine's figures mean little under load). Budget: a frame every 16.7 ms. It asserts
+nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -134,7 +137,7 @@ class Run:
               f"  p95 {f['p95']:5.1f} ms  max {f['max']:6.1f} ms"
               f"  dropped {100 * f['dropped']:4.1f} %"
               f"  | handled in median {statistics.median(self.handled):6.1f} ms"
-              f" max {max(self.handled):6.1f} ms")
+              f" max {max(self.handled):6.1f} ms  | load {os.getloadavg()[0]:.1f}")
 
 
 def idle(page, seconds: float) -> Run:
