@@ -559,6 +559,8 @@ class Table:
                  for pid, cards in position.pop("piles").items()}
         variant, seed = position.pop("variant"), position.pop("seed")
         status = position.pop("status")
+        if status == "won":  # a full foundation needs nothing more ("needs A" misleads)
+            position.pop("needs", None)
         pos_for_progress = dict(position, piles=piles)
         payload: Payload = {
             "type": "render",

@@ -92,6 +92,21 @@ def test_won_game_is_not_resumed():
     assert again["move_count"] == 0 and again["variant"] == "beleaguered-castle"
 
 
+def test_a_won_doublets_game_says_its_foundation_needs_nothing():
+    """The Doublets foundation's next rank is told while playing, not over the won table."""
+    backend = MemoryBackend()
+    chain = ["A24836QJ95T7"[i % 12] + "SHDC"[i // 12] for i in range(48)]
+    near = engine.from_position("doublets", {
+        "f0": chain[:-1], "r0": chain[-1:], "r1": ["KS"], "r2": ["KH"], "r3": ["KD"],
+        "r4": ["KC"]})
+    GameSaves(Storage(backend)).save(near, "near", 5, False)
+    table = make_table(backend)
+    assert table.start("")["info"]["needs"] == "7"
+    payload = table.handle("tap", {"pile": "r0", "count": 1})
+    assert payload["status"] == "won"
+    assert "needs" not in payload["info"]
+
+
 def test_last_variant_is_remembered():
     backend = MemoryBackend()
     make_table(backend).start("").get("variant")
