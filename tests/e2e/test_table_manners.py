@@ -141,3 +141,30 @@ def test_number_keys_go_to_a_column_and_t_reads_the_table(table):
     table.page.wait_for_function(
         "() => document.querySelector('#announce').textContent.startsWith('Column 1: ')")
     assert "Stock 24 cards" in table.announced()
+
+
+# Is the centre of `selector` on screen and the element there (nothing covers it)?
+REACHABLE_JS = """(selector) => {
+    const el = document.querySelector(selector);
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;
+    const hit = document.elementFromPoint(x, y);
+    return hit === el || el.contains(hit);
+}"""
+
+
+def test_the_new_game_menu_keeps_its_buttons_in_sight_on_a_short_phone(phone):
+    """At 360x640 the menu scrolls; Deal and Daily deal show without scrolling, and the
+    deal-number box scrolled to is not hidden behind them."""
+    phone.open("klondike", 5)
+    phone.page.click('[data-action="new"]')
+    try:
+        for selector in ('#menu [data-menu="deal"]', '#menu [data-action="daily"]'):
+            assert phone.page.evaluate(REACHABLE_JS, selector), selector
+        phone.page.evaluate("() => { const d = document.querySelector('#menu');"
+                            " d.scrollTop = d.scrollHeight; }")
+        assert phone.page.evaluate(REACHABLE_JS, "#menu-deal")
+        assert phone.page.evaluate(REACHABLE_JS, '#menu [data-menu="cancel"]')
+    finally:
+        phone.close_dialogs()
