@@ -168,3 +168,16 @@ def test_the_new_game_menu_keeps_its_buttons_in_sight_on_a_short_phone(phone):
         assert phone.page.evaluate(REACHABLE_JS, '#menu [data-menu="cancel"]')
     finally:
         phone.close_dialogs()
+
+
+def test_stats_with_no_games_say_so_once(table):
+    """The empty chart shows its words itself: no caption repeats them under it."""
+    table.goto(fresh=True)
+    table.page.click('[data-action="stats"]')
+    table.page.wait_for_selector("#stats[open] #stats-chart svg")
+    try:
+        said = table.page.evaluate("""() => [...document.querySelectorAll(
+            '#stats-chart figcaption, #stats-chart svg > text')].map((e) => e.textContent)""")
+        assert said.count("No finished games yet") == 1, said
+    finally:
+        table.close_dialogs()

@@ -151,8 +151,11 @@ function showStats(answer, message = "") {
   // The chart is markup that Python built from numbers only (web/stats.py chart_svg).
   const chart = view.querySelector("#stats-chart");
   chart.innerHTML = answer.chart;
-  // The chart's title (how many games, won and lost) in words under it, for everyone.
-  chart.append(el("figcaption", {}, chart.querySelector("title")?.textContent || ""));
+  // The chart's title (how many games, won and lost) in words under it, for everyone,
+  // unless the chart already shows those words (no games yet: said once, not twice).
+  const caption = chart.querySelector("title")?.textContent || "";
+  const shown = [...chart.querySelectorAll("svg > text")].some((t) => t.textContent === caption);
+  if (!shown) chart.append(el("figcaption", {}, caption));
   const note = answer.saving ? "" : " This browser does not let the game save statistics.";
   view.querySelector("#stats-message").textContent = (message || answer.message || "") + note;
   // Saved data that could not be read is kept aside until the player deletes it.
