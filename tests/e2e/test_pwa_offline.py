@@ -82,6 +82,9 @@ def test_the_first_complete_precache_says_ready_to_play_offline_once(pwa_page):
     notice = page.locator('[data-notice="offline-ready"]')
     notice.wait_for(state="attached", timeout=60_000)
     assert notice.inner_text() == "Ready to play offline"
+    # It stands above the status bar, which stays readable.
+    box, status = notice.bounding_box(), page.locator(".status").bounding_box()
+    assert box["y"] + box["height"] <= status["y"], (box, status)
     wait_controlled(page)
     # Every listed file is in the cache by then.
     assert page.evaluate("""async (n) => {
