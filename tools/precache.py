@@ -49,9 +49,11 @@ COMPILED_STDLIB = "vendor/pyodide/python_stdlib_compiled.zip"
 
 
 def _listed_sources(root: Path) -> list[str]:
-    """The files pyscript.toml copies into Python's file system (engine/, web/)."""
+    """The files Python in the page reads (engine/, web/): those pyscript.toml has PyScript
+    copy before the start and those the loader writes after it (the solver's)."""
     config = tomllib.loads((root / "pyscript.toml").read_text())
-    return [src.removeprefix("./") for src in config.get("files", {})]
+    return [src.removeprefix("./") for table in ("files", "files_after_start")
+            for src in config.get(table, {})]
 
 
 def precache_paths(root: Path = ROOT) -> list[str]:

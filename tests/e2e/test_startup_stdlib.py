@@ -177,6 +177,8 @@ def test_the_modules_the_first_table_did_not_import_are_compiled_after_it(page):
     page.add_init_script("window.requestIdleCallback = () => 0;")
     table = TablePage(page, Log())
     table.open("klondike", 7)
+    # The solver's files are written after the table, then the modules are compiled.
+    page.wait_for_function("() => window.__pyodideStart.later !== undefined")
     pending = page.evaluate(PENDING_AND_WATCH_JS)
     assert "/home/pyodide/engine/solver/klondike.py" in pending
     page.wait_for_function("() => window.__pyodideStart.precompiled !== undefined")

@@ -63,6 +63,29 @@ def test_expected_files_skips_the_entry_script_and_caches(tmp_path):
     assert check.expected_files(tmp_path) == {
         "./engine/__init__.py": "engine/__init__.py",
         "./engine/rules/cards.py": "engine/rules/cards.py",
-        "./engine/solver/data/winnable-spider-1.txt": "engine/solver/data/winnable-spider-1.txt",
         "./web/ui.py": "web/ui.py",
     }
+    # The solver's files (its lists of deals too) come after the first table.
+    assert check.expected_later_files(tmp_path) == {
+        "./engine/solver/data/winnable-spider-1.txt": "engine/solver/data/winnable-spider-1.txt",
+    }
+
+
+def test_the_solver_is_listed_apart_from_the_files_pyscript_copies():
+    first, later = check.listed_files(), check.listed_files(table=check.LATER_TABLE)
+    assert not [dst for dst in first.values() if dst.startswith("engine/solver/")]
+    assert "./engine/solver/__init__.py" in later
+    assert "./engine/solver/data/rated-klondike.txt" in later
+    assert all(dst.startswith("engine/solver/") for dst in later.values())
+
+
+def test_rewrite_writes_both_tables(tmp_path):
+    config = tmp_path / "pyscript.toml"
+    config.write_text('interpreter = "x.mjs"\n\n[files]\n"./old.py" = "old.py"\n')
+    files = {"./engine/a.py": "engine/a.py"}
+    later = {"./engine/solver/b.py": "engine/solver/b.py"}
+
+    assert check.rewrite(config, files, later) is True
+    assert check.rewrite(config, files, later) is False
+    data = tomllib.loads(config.read_text())
+    assert data["files"] == files and data[check.LATER_TABLE] == later

@@ -66,7 +66,15 @@ const report = (globalThis.__pyodideStart = { snapshot: "none", app: null, stdli
 
 // Started now, while PyScript is still busy with its config.
 const stdlib = fetchStdlib();
+const configText = fetch(CONFIG_URL).then((r) => (r.ok ? r.text() : "")).catch(() => "");
 const appFiles = prefetchAppFiles();
+// The solver's files ([files_after_start]): on a page the service worker serves they are
+// read from its cache at once (no network) and written as soon as Python is up; elsewhere
+// they wait for the table (addLaterFiles).
+const laterFiles = configText.then((text) => configPairs(text, CONFIG_URL, "files_after_start"));
+const laterEarly = navigator.serviceWorker?.controller
+  ? laterFiles.then(fetchAll).catch(() => null)
+  : null;
 // A page the service worker serves has the rest of the standard library in its cache: read
 // at once (no network), it is mounted as soon as Python is up. (A synchronous request, the
 // finder's way below, is not served by a service worker in Chromium, so offline it would
@@ -145,6 +153,9 @@ export async function loadPyodide(options = {}) {
   // start takes the main thread (restoring a snapshot is one long task).
   if (document.documentElement.dataset.picture) await painted();
   const pyodide = await startPython(options);
+  const later = addLaterFiles(pyodide, await laterFiles);
+  if (laterEarly) later.write(await laterEarly, "early");
+  whenReady(() => later.background().finally(() => precompileLater(pyodide)), 0);
   await pageScriptsRan();
   handOverAppFiles(await appFiles);
   // For tests and the benchmark: the interpreter itself (not enumerable: the report
@@ -159,9 +170,7 @@ export async function loadPyodide(options = {}) {
 async function prefetchAppFiles() {
   const early = new Map();
   try {
-    const response = await fetch(CONFIG_URL);
-    if (!response.ok) return early;
-    for (const url of configFiles(await response.text(), CONFIG_URL)) {
+    for (const [url] of configPairs(await configText, CONFIG_URL)) {
       const download = fetch(url);
       download.catch(() => {}); // then PyScript's own request fetches it again
       early.set(url, download);
@@ -173,12 +182,23 @@ async function prefetchAppFiles() {
   return early;
 }
 
-// The URLs of the [files] table; tools/check_pyscript_files.py writes it as one
-// `"./<file>" = "<path>"` line per file (web/start/snapshot-worker.mjs reads it the same way).
-function configFiles(text, base) {
-  const [, table = ""] = text.split(/^\[files\][ \t]*$/m);
+// The [url, path] pairs of a table of files; tools/check_pyscript_files.py writes it as
+// one `"./<file>" = "<path>"` line per file (web/start/snapshot-worker.mjs reads [files]
+// the same way).
+function configPairs(text, base, name = "files") {
+  const [, table = ""] = text.split(new RegExp(`^\\[${name}\\][ \\t]*$`, "m"));
   const [files] = table.split(/^\[/m);
-  return [...files.matchAll(/^"([^"]+)"\s*=/gm)].map(([, url]) => new URL(url, base).href);
+  return [...files.matchAll(/^"([^"]+)"\s*=\s*"([^"]+)"/gm)]
+    .map(([, url, path]) => [new URL(url, base).href, path]);
+}
+
+// [[path, bytes]] of every [url, path] pair, or a rejection if one is not served.
+function fetchAll(pairs) {
+  return Promise.all(pairs.map(async ([url, path]) => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    return [path, new Uint8Array(await response.arrayBuffer())];
+  }));
 }
 
 // Until PyScript has written the app's files, its request for one of them (a GET by
@@ -213,7 +233,6 @@ async function startPython(options) {
     const pyodide = await startWith({ ...options, indexURL: INDEX_URL, stdLibURL: lib.url },
       app, lib.kind);
     if (lib.kind === "compiled") addRestOfStdlib(pyodide);
-    whenReady(() => precompileLater(pyodide), 0);
     return pyodide;
   } finally {
     if (lib.url.startsWith("blob:")) URL.revokeObjectURL(lib.url);
@@ -385,6 +404,108 @@ function addRestOfStdlib(pyodide) {
       /* an import will try once more, synchronously */
     }
   });
+}
+
+// The solver (the [files_after_start] table of pyscript.toml: its modules and its lists
+// of deals) is not needed to draw and play the first table, so PyScript does not copy it:
+// its files are written into Python's file system, at the same paths, once the table is
+// playable (or at once from the service worker's cache, above), or, when Python imports
+// one of its modules before that, with synchronous downloads (a finder at the end of
+// sys.meta_path, asked only for modules no other finder has). The lists are read with
+// open() by the solver's modules, so every file comes before any of them is imported.
+// report.later: "early", "background" or "sync", how they came (absent while they have
+// not), and report.laterWhen: the page's data-app then. Until they come (or their
+// background download fails), _pp_later_files.pending() is true: web/desk.py's background
+// watch waits for them rather than import the solver, which would download them at once.
+const LATER_FINDER = `
+import sys
+from importlib.machinery import PathFinder
+
+import _pp_later_files  # in sys.modules, for web/desk.py
+
+
+class LaterFilesFinder:
+    """Finds a module of the files written after the start, writing them first."""
+
+    names = frozenset(NAMES)
+
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):
+        if fullname not in cls.names:
+            return None
+        if not _pp_later_files.write_now():
+            return None
+        import importlib
+        importlib.invalidate_caches()  # the folders' listings predate the new files
+        return PathFinder.find_spec(fullname, path)
+
+    @classmethod
+    def invalidate_caches(cls):
+        pass
+
+
+if not any(getattr(f, "__name__", "") == "LaterFilesFinder" for f in sys.meta_path):
+    sys.meta_path.append(LaterFilesFinder)
+`;
+
+// The module names of .py paths: "a/b/__init__.py" is "a.b", "a/b/c.py" is "a.b.c".
+function moduleNames(paths) {
+  return paths.filter((path) => path.endsWith(".py"))
+    .map((path) => path.slice(0, -3).replace(/\/__init__$/, "").replaceAll("/", "."));
+}
+
+function addLaterFiles(pyodide, pairs) {
+  let written = !pairs.length;
+  let failed = false; // the background download
+  const home = pyodide.FS.cwd();
+  const write = (files, how) => {
+    if (written || !files) return;
+    for (const [path, bytes] of files) {
+      const full = `${home}/${path}`;
+      pyodide.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
+      pyodide.FS.writeFile(full, bytes);
+    }
+    written = true;
+    report.later = how;
+    report.laterWhen = document.documentElement.dataset.app; // "loading" or "ready"
+  };
+  const writeNow = () => {
+    if (written) return true;
+    try {
+      // Synchronous downloads, as for the rest of the standard library above.
+      const files = pairs.map(([url, path]) => {
+        const request = new XMLHttpRequest();
+        request.open("GET", url, false);
+        request.overrideMimeType("text/plain; charset=x-user-defined");
+        request.send();
+        if (request.status !== 200) throw new Error(`${url}: HTTP ${request.status}`);
+        const text = request.responseText;
+        const bytes = new Uint8Array(text.length);
+        for (let i = 0; i < text.length; i += 1) bytes[i] = text.charCodeAt(i) & 0xff;
+        return [path, bytes];
+      });
+      write(files, "sync");
+      return true;
+    } catch (error) {
+      console.warn("Pocket Patience: the solver's files are not there:", error);
+      return false;
+    }
+  };
+  if (pairs.length) {
+    const pending = () => !written && !failed;
+    pyodide.registerJsModule("_pp_later_files", { write_now: writeNow, pending });
+    const names = JSON.stringify(moduleNames(pairs.map(([, path]) => path)));
+    pyodide.runPython(LATER_FINDER.replace("NAMES", names));
+  }
+  const background = async () => {
+    if (written) return;
+    try {
+      write(await fetchAll(pairs), "background");
+    } catch {
+      failed = true; // an import will try once more, synchronously
+    }
+  };
+  return { write, background };
 }
 
 // The app's modules that the first table does not import (the solver above all, which
