@@ -415,13 +415,15 @@ function addRestOfStdlib(pyodide) {
 // open() by the solver's modules, so every file comes before any of them is imported.
 // report.later: "early", "background" or "sync", how they came (absent while they have
 // not), and report.laterWhen: the page's data-app then. Until they come (or their
-// background download fails), _pp_later_files.pending() is true: web/desk.py's background
-// watch waits for them rather than import the solver, which would download them at once.
+// background download fails), sys.modules["_pp_later_files"].pending() is true: web/desk.py's
+// background watch waits for them rather than import the solver, which would download them
+// at once. (Put there, not imported: an import now would have Python list the folders of
+// sys.path before PyScript has written its own package there.)
 const LATER_FINDER = `
 import sys
 from importlib.machinery import PathFinder
 
-import _pp_later_files  # in sys.modules, for web/desk.py
+sys.modules["_pp_later_files"] = LATER
 
 
 class LaterFilesFinder:
@@ -433,7 +435,7 @@ class LaterFilesFinder:
     def find_spec(cls, fullname, path=None, target=None):
         if fullname not in cls.names:
             return None
-        if not _pp_later_files.write_now():
+        if not sys.modules["_pp_later_files"].write_now():
             return None
         import importlib
         importlib.invalidate_caches()  # the folders' listings predate the new files
@@ -493,9 +495,11 @@ function addLaterFiles(pyodide, pairs) {
   };
   if (pairs.length) {
     const pending = () => !written && !failed;
-    pyodide.registerJsModule("_pp_later_files", { write_now: writeNow, pending });
     const names = JSON.stringify(moduleNames(pairs.map(([, path]) => path)));
-    pyodide.runPython(LATER_FINDER.replace("NAMES", names));
+    const namespace = pyodide.globals.get("dict")();
+    namespace.set("LATER", { write_now: writeNow, pending });
+    pyodide.runPython(LATER_FINDER.replace("NAMES", names), { globals: namespace });
+    namespace.destroy();
   }
   const background = async () => {
     if (written) return;
