@@ -96,6 +96,23 @@ def test_a_win_shows_the_result_over_no_pile_and_offers_the_next_deal(table, var
     assert table.page.evaluate("new URLSearchParams(location.search).get('game')") == variant
 
 
+def test_the_result_closes_with_escape_or_its_close_button_and_the_table_stays_won(table):
+    piles, move = WINS["klondike"]
+    game = engine.from_position("klondike", piles)
+    finish(table, game, move)
+    table.page.wait_for_selector("#end[open]")
+    table.page.keyboard.press("Escape")
+    assert not table.page.is_visible("#end")
+    assert table.page.evaluate("document.activeElement.dataset.pile !== undefined")
+    table.check(game)  # still the won table, to look at
+    table.page.click("[data-action='undo']")
+    table.page.click("[data-action='redo']")  # won again: the result comes back
+    table.page.wait_for_selector("#end[open]")
+    table.page.click("#end .end-close")
+    assert not table.page.is_visible("#end")
+    table.check(game)
+
+
 def test_play_again_deals_the_won_deal_afresh(table):
     piles, move = WINS["klondike"]
     game = engine.from_position("klondike", piles)

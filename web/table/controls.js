@@ -76,6 +76,10 @@ export class Ui {
       level: $("#menu-level"),
       winnableNote: $("#menu-winnable-note"),
     };
+    // The result box is not modal (the toolbar stays usable): Escape closes it all the same.
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && this.els.end.open) this.closeEnd(true);
+    });
     this.settings = {};
     this.notices = []; // messages waiting for the info dialog, shown one after another
     this.titles = {};
@@ -176,6 +180,9 @@ export class Ui {
         break;
       case "end-new":
         this.openMenu();
+        break;
+      case "end-close": // look at the table as it ended (Undo stays in the toolbar)
+        this.closeEnd(true);
         break;
       case "end-next": // a won game is counted: nothing to confirm
         this.closeEnd();
@@ -380,8 +387,11 @@ export class Ui {
     if (next) this.info(next.title, next.text, "", !!next.damaged);
   }
 
-  closeEnd() {
-    if (this.els.end.open) this.els.end.close();
+  // ``refocus``: the player closed it (button or Escape): focus goes back to the table.
+  closeEnd(refocus = false) {
+    if (!this.els.end.open) return;
+    this.els.end.close();
+    if (refocus) document.querySelector('#table [data-pile][tabindex="0"]')?.focus();
   }
 
   showEnd(payload) {
