@@ -52,8 +52,8 @@ screenshots: $(VENV)/.installed vendor chromium
 ## lighthouse: Lighthouse (pinned in tools/lighthouse/, installed on first use) against a
 ## local server, mobile defaults, $(LIGHTHOUSE_RUNS) runs: category scores and main metrics
 LIGHTHOUSE_RUNS ?= 3
-lighthouse: vendor chromium tools/lighthouse/node_modules/.installed
-	CHROME_PATH=$(CHROMIUM) $(PYTHON) bench/lighthouse.py --runs $(LIGHTHOUSE_RUNS)
+lighthouse: $(VENV)/.installed vendor chromium tools/lighthouse/node_modules/.installed
+	CHROME_PATH=$(CHROMIUM) $(VPY) bench/lighthouse.py --runs $(LIGHTHOUSE_RUNS)
 
 tools/lighthouse/node_modules/.installed: tools/lighthouse/package.json tools/lighthouse/package-lock.json
 	@command -v npm >/dev/null || { echo "npm is missing: install Node.js 20+ with npm" >&2; exit 1; }
