@@ -101,17 +101,41 @@ class Wire:
         self.offset: float | None = None  # wall ms minus CDP monotonic ms
         self.urls: dict[str, str] = {}
         self.done: list[tuple[float, int, str]] = []
+        # request id -> [sent, first byte, finished] (CDP ms; None until it happens)
+        self.times: dict[str, list[float | None]] = {}
         session.on("Network.requestWillBeSent", self._sent)
+        session.on("Network.responseReceived", self._received)
         session.on("Network.loadingFinished", self._finished)
 
     def _sent(self, event: dict) -> None:
         if self.offset is None:
             self.offset = event["wallTime"] * 1000 - event["timestamp"] * 1000
         self.urls[event["requestId"]] = event["request"]["url"]
+        self.times[event["requestId"]] = [event["timestamp"] * 1000, None, None]
+
+    def _received(self, event: dict) -> None:
+        if event["requestId"] in self.times:
+            self.times[event["requestId"]][1] = event["timestamp"] * 1000
 
     def _finished(self, event: dict) -> None:
         self.done.append((event["timestamp"] * 1000, int(event["encodedDataLength"]),
                           self.urls.get(event["requestId"], "?")))
+        if event["requestId"] in self.times:
+            self.times[event["requestId"]][2] = event["timestamp"] * 1000
+
+    def waterfall(self, origin_ms: float, base: str) -> list[str]:
+        """One line per request: sent, first byte and finished (ms from the navigation
+        start), bytes and URL, in the order they were sent."""
+        offset = self.offset or 0.0
+        sizes = {url: size for _, size, url in self.done}
+        lines = []
+        for rid, (sent, first, end) in sorted(self.times.items(), key=lambda kv: kv[1][0]):
+            url = self.urls[rid]
+            cells = [f"{t + offset - origin_ms:7.0f}" if t is not None else "      -"
+                     for t in (sent, first, end)]
+            lines.append(f"    {' '.join(cells)} {sizes.get(url, 0):>9} "
+                         f"{url.removeprefix(base)}")
+        return lines
 
     def loads_until(self, wall_ms: float) -> list[tuple[int, str]]:
         """(bytes, URL) of each load finished by ``wall_ms``, biggest first."""
@@ -124,9 +148,11 @@ class Wire:
 
 
 def visit(p, url: str, profile: tuple[float, float, float], base: str,
-          timeout_ms: float, files: bool = False) -> dict[str, float]:
+          timeout_ms: float, files: bool = False,
+          waterfall: bool = False, first_only: bool = False) -> dict[str, float]:
     """One first visit, the offline cache filling, and the installed app's reload
-    (``files``: also print the bytes of each file loaded before playable)."""
+    (``files``: also print the bytes of each file loaded before playable; ``waterfall``:
+    when each request of the visit was sent, answered and finished)."""
     down, up, latency = profile
     with tempfile.TemporaryDirectory(prefix="pp-first-visit-") as folder:
         context = p.chromium.launch_persistent_context(
@@ -148,6 +174,10 @@ def visit(p, url: str, profile: tuple[float, float, float], base: str,
             marks = measure(page, lambda: page.goto(url), timeout_ms)
             paths = precache_list(base)  # as late as possible: the tree may be edited
             origin = page.evaluate("performance.timeOrigin")
+            if waterfall:
+                print("     sent   first  finished    bytes url (ms from navigation;"
+                      f" playable at {marks['ready']:.0f})")
+                print("\n".join(wire.waterfall(origin, base)))
             if files:
                 print("  bytes before playable, per file:")
                 for size, where in wire.loads_until(origin + marks["ready"]):
@@ -155,6 +185,8 @@ def visit(p, url: str, profile: tuple[float, float, float], base: str,
             row = {"first card": marks.get("first card"), "playable": marks["ready"],
                    "bytes": wire.bytes_until(origin + marks["ready"]),
                    "card before playable": marks.get("first card", 1e18) < marks["ready"]}
+            if first_only:
+                return row
             page.wait_for_function("() => window.__pyodideStart?.precompiled !== undefined",
                                    timeout=timeout_ms)
             page.wait_for_timeout(AFTER_READY_S * 1000)
@@ -228,6 +260,12 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=180.0, help="seconds per wait")
     parser.add_argument("--files", action="store_true",
                         help="print the bytes of each file loaded before playable")
+    parser.add_argument("--waterfall", action="store_true",
+                        help="print when each request of the first visit was sent, answered"
+                             " and finished")
+    parser.add_argument("--first-only", action="store_true",
+                        help="stop after the first visit's playable (no offline cache, no"
+                             " installed app)")
     args = parser.parse_args()
     server, base = serve_or_use(args.url, compress=args.compress)
     url = f"{base}/{args.query}"
@@ -239,7 +277,8 @@ def main() -> int:
                   f"{'on' if args.compress else 'off'}, load average {load()}")
             for name in args.profile or list(PROFILES):
                 for _ in range(args.runs):
-                    row = visit(p, url, PROFILES[name], base, args.timeout * 1000, args.files)
+                    row = visit(p, url, PROFILES[name], base, args.timeout * 1000, args.files,
+                                args.waterfall, args.first_only)
                     results.setdefault(name, []).append(row)
                     print(f"  {name}: " + ", ".join(
                         f"{k} {v:.0f}" if isinstance(v, float) else f"{k} {v}"

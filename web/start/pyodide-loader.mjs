@@ -66,7 +66,10 @@ const report = (globalThis.__pyodideStart = { snapshot: "none", app: null, stdli
 
 // Started now, while PyScript is still busy with its config.
 const stdlib = fetchStdlib();
-const configText = fetch(CONFIG_URL).then((r) => (r.ok ? r.text() : "")).catch(() => "");
+// PyScript has just read the config (index.html preloads it): its copy in the HTTP cache,
+// not a second request, even one that only revalidates.
+const configText = fetch(CONFIG_URL, { cache: "force-cache" })
+  .then((r) => (r.ok ? r.text() : "")).catch(() => "");
 const appFiles = prefetchAppFiles();
 // The solver's files ([files_after_start]): on a page the service worker serves they are
 // read from its cache at once (no network) and written as soon as Python is up; so they
@@ -266,22 +269,40 @@ async function startWith(config, app, kind) {
 }
 
 // web/start/early.js starts compiling Pyodide's wasm as the page begins to load and leaves the
-// promise of the module in window.ppPyodideWasm. Pyodide fetches and compiles the wasm
-// itself with WebAssembly.instantiateStreaming (only once PyScript and its config are
-// loaded): for its next call, that function instantiates the early module instead (and
-// drops Pyodide's own download). If the early compile failed, Pyodide's way is used.
+// promise of the module in window.ppPyodideWasm. Pyodide fetches the wasm itself as it
+// starts and compiles it with WebAssembly.instantiateStreaming: that one fetch is answered
+// here with an empty response (no second download of 2.8 MB), and that one call
+// instantiates the early module instead. If the early compile failed, the wasm is fetched
+// and compiled Pyodide's way.
+const WASM_URL = new URL("./pyodide.asm.wasm", INDEX_URL).href;
+
 function useEarlyWasm() {
   const early = globalThis.ppPyodideWasm;
   delete globalThis.ppPyodideWasm;
   if (!early) return;
+  const browserFetch = globalThis.fetch;
+  const placeholder = Symbol("early wasm");
+  function wasmFetch(input, init) {
+    if (String(input instanceof Request ? input.url : input) !== WASM_URL) {
+      return browserFetch.call(this, input, init);
+    }
+    if (globalThis.fetch === wasmFetch) globalThis.fetch = browserFetch;
+    const response = new Response(null, { headers: { "content-type": "application/wasm" } });
+    response[placeholder] = true;
+    return Promise.resolve(response);
+  }
+  globalThis.fetch = wasmFetch;
   const instantiateStreaming = WebAssembly.instantiateStreaming;
   WebAssembly.instantiateStreaming = async function (source, imports) {
     WebAssembly.instantiateStreaming = instantiateStreaming;
+    if (globalThis.fetch === wasmFetch) globalThis.fetch = browserFetch;
     let module;
     try {
       module = await early;
     } catch {
-      return instantiateStreaming.call(this, source, imports);
+      const response = await source;
+      const real = response?.[placeholder] ? browserFetch(WASM_URL) : response;
+      return instantiateStreaming.call(this, real, imports);
     }
     Promise.resolve(source).then((response) => response.body?.cancel(), () => {});
     return { module, instance: await WebAssembly.instantiate(module, imports) };

@@ -1,0 +1,147 @@
+"""The order of a first visit's downloads: the runtime's big files start with the page
+(preloaded by index.html, taken over by web/start/early.js), every file is fetched once,
+compressed when it is text or wasm, and nothing the first table does not need comes before
+the table is playable.
+
+Order and counts come from the page's CDP Network events, in the order Chromium sent them
+(never their times)."""
+
+from __future__ import annotations
+
+import tomllib
+import urllib.parse
+
+import pytest
+
+from tests.e2e.conftest import ROOT, watch, watch_page
+
+pytestmark = pytest.mark.e2e
+
+READY = "(data-app ready)"
+MARK_READY_JS = """
+new MutationObserver((_, observer) => {
+  if (document.documentElement?.dataset.app === "ready") {
+    observer.disconnect();
+    window.ppReadyMark();
+  }
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-app"] });
+"""
+WASM = "/vendor/pyodide/pyodide.asm.wasm"
+STDLIB = "/vendor/pyodide/python_stdlib_compiled.zip"
+# What a start needs only after the first table, or never on a first visit.
+AFTER_TABLE = ("/vendor/pyodide/python_stdlib_rest.zip", "/vendor/pyodide/python_stdlib.zip",
+               "/web/start/snapshot-worker.mjs", "/service-worker.js")
+# Compressed on the wire (tools/serve.py, as a host serves the precompressed siblings).
+COMPRESSIBLE = (".js", ".mjs", ".py", ".css", ".toml", ".json", ".wasm", ".zip", ".txt",
+                ".webmanifest", "/")
+
+
+def later_files() -> list[str]:
+    table = tomllib.loads((ROOT / "pyscript.toml").read_text())["files_after_start"]
+    return ["/" + url.removeprefix("./") for url in table]
+
+
+@pytest.fixture
+def page(browser, base_url, browser_log):
+    """A fresh page with the HTTP cache on: no routing (Playwright turns the cache off for
+    a routed context; Chromium's --host-resolver-rules keep every request local) and no
+    service worker."""
+    context = browser.new_context(base_url=base_url, service_workers="block")
+    watch(context, browser_log, base_url, block=False)
+    page = context.new_page()
+    watch_page(page, browser_log)
+    yield page
+    context.close()
+    assert not browser_log.problems(), "\n".join(browser_log.problems())
+
+
+@pytest.fixture
+def visit(page):
+    """Opens a deal link on a fresh page and returns its events in order: ("sent", path),
+    ("finished", path, encoding, bytes) of each request that went to the server, and READY
+    when the page became playable; and the console's warnings."""
+    events: list = []
+    warnings: list[str] = []
+    paths: dict[str, str] = {}
+    cached: set[str] = set()  # requests the HTTP cache answered
+    sent_events: dict[str, tuple] = {}
+    encodings: dict[str, str] = {}
+    session = page.context.new_cdp_session(page)
+
+    def sent(event: dict) -> None:
+        path = urllib.parse.urlsplit(event["request"]["url"]).path
+        if event["request"]["url"].startswith(("data:", "blob:")):
+            return
+        paths[event["requestId"]] = path
+        sent_events[event["requestId"]] = ("sent", path)
+        events.append(sent_events[event["requestId"]])
+
+    def received(event: dict) -> None:
+        headers = {k.lower(): v for k, v in event["response"]["headers"].items()}
+        encodings[event["requestId"]] = headers.get("content-encoding", "")
+        if event["response"].get("fromDiskCache"):
+            cached.add(event["requestId"])
+
+    def from_cache(event: dict) -> None:
+        cached.add(event["requestId"])
+
+    def finished(event: dict) -> None:
+        if event["requestId"] not in paths:
+            return
+        if event["requestId"] in cached:
+            # No request went out: drop this very event (an equal one may come before).
+            gone = sent_events[event["requestId"]]
+            del events[next(i for i, e in enumerate(events) if e is gone)]
+        else:
+            events.append(("finished", paths[event["requestId"]],
+                           encodings.get(event["requestId"], ""),
+                           int(event["encodedDataLength"])))
+
+    session.on("Network.requestWillBeSent", sent)
+    session.on("Network.responseReceived", received)
+    session.on("Network.requestServedFromCache", from_cache)
+    session.on("Network.loadingFinished", finished)
+    session.send("Network.enable")
+    page.on("console", lambda msg: msg.type == "warning" and warnings.append(msg.text))
+    page.expose_function("ppReadyMark", lambda: events.append(READY))
+    page.add_init_script(MARK_READY_JS)
+    page.goto("/?game=klondike&deal=7")
+    page.wait_for_function("() => document.documentElement.dataset.app === 'ready'",
+                           timeout=120_000)
+    page.wait_for_timeout(300)  # a warning about an unused preload comes after the load
+    return events, warnings
+
+
+def index(events: list, kind: str, path: str) -> int:
+    return next(i for i, event in enumerate(events)
+                if event != READY and event[:2] == (kind, path))
+
+
+def test_the_runtime_downloads_start_before_any_script_has_arrived(visit):
+    events, warnings = visit
+    early_js = index(events, "finished", "/web/start/early.js")
+    core_js = index(events, "finished", "/vendor/pyscript/core.js")
+    for path in (WASM, STDLIB):
+        assert index(events, "sent", path) < min(early_js, core_js), path
+    # PyScript's core and Pyodide's loader chain do not wait for each other either.
+    for path in ("/vendor/pyodide/pyodide.mjs", "/vendor/pyodide/pyodide.asm.mjs",
+                 "/web/start/pyodide-loader.mjs", "/pyscript.toml", "/web/main.py"):
+        assert index(events, "sent", path) < core_js, path
+    # The preloaded responses are the ones the scripts use: one request each, no warning.
+    sent = [event[1] for event in events if event != READY and event[0] == "sent"]
+    assert sent.count(WASM) == 1 and sent.count(STDLIB) == 1
+    assert not [text for text in warnings if "preload" in text], warnings
+
+
+def test_before_the_table_only_its_files_each_once_and_compressed(visit):
+    events, _ = visit
+    before = events[:events.index(READY)]
+    sent = [event[1] for event in before if event[0] == "sent"]
+    assert WASM in sent and "/engine/rules/klondike.py" in sent
+    assert not [path for path in sent if path in AFTER_TABLE or path in later_files()]
+    twice = sorted({path for path in sent if sent.count(path) > 1})
+    assert twice == [], [e for e in events if e != READY and e[1] in twice]
+    plain = [(path, size) for kind, path, *rest in (e for e in before if e[0] == "finished")
+             for encoding, size in [rest]
+             if path.endswith(COMPRESSIBLE) and size > 1024 and encoding not in ("br", "gzip")]
+    assert plain == [], plain
