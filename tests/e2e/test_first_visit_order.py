@@ -145,3 +145,17 @@ def test_before_the_table_only_its_files_each_once_and_compressed(visit):
              for encoding, size in [rest]
              if path.endswith(COMPRESSIBLE) and size > 1024 and encoding not in ("br", "gzip")]
     assert plain == [], plain
+
+
+def test_when_the_early_compile_fails_pyodide_fetches_the_wasm_itself(page):
+    page.add_init_script(
+        "WebAssembly.compileStreaming = () => Promise.reject(new Error('no early compile'));")
+    wasm: list[str] = []
+    page.on("request", lambda request: request.url.endswith(WASM) and wasm.append(request.url))
+    page.goto("/?game=klondike&deal=7")
+    page.wait_for_function(
+        "() => ['ready', 'error'].includes(document.documentElement.dataset.app)",
+        timeout=120_000)
+    assert page.evaluate("document.documentElement.dataset.app") == "ready"
+    assert page.evaluate("() => document.querySelectorAll('[data-card]').length") == 52
+    assert len(wasm) == 2  # the preload early.js took, then Pyodide's own download
