@@ -121,7 +121,7 @@ class Table:
             "restart": self.do_restart, "new": self.do_new, "settings": self.do_settings,
             "finish": self.do_finish, "read": self.do_read,
             "hint": desk.hint, "hint_step": desk.hint_step, "watch": desk.watch,
-            "daily": desk.daily,
+            "daily": desk.dailies.daily, "daily_find": desk.dailies.find,
             "rewind": desk.rewind,
             "stats": scores.stats, "stats_reset": scores.stats_reset,
             "stats_export": scores.stats_export, "stats_import": scores.stats_import,

@@ -25,8 +25,8 @@ searches in slices through the page's one dispatch, yielding to the browser betw
 - ``new`` with no deal number draws from ``engine.winnable_deals(variant)`` when the
   player chose winnable deals of that variant, or from the deals rated at the level
   chosen (engine/solver/rating.py: Easy, Medium, Hard), when the variant has them;
-- ``daily``: the daily deal of a variant for the page's local date
-  (engine/solver/daily.py), which the table then knows it is playing.
+- ``daily`` and ``daily_find``: the daily deal of a variant for the page's local date,
+  found in slices (web/dailies.py), which the table then knows it is playing.
 
 The solver's lists are read on first use (a menu opening, a deal drawn from them), never
 on the way to the first table.
@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from web import labels
+from web.dailies import Dailies
 from web.solving import (
     LOST,
     UNKNOWN,
@@ -117,6 +118,7 @@ class SolverDesk:
         self.look_back: LookBack | None = None  # from the lost position in play
         self.learned = 0  # counts what searches found: a verdict implied before may change
         self._implied: tuple[Any, int, str | None] | None = None  # (state, learned, verdict)
+        self.dailies = Dailies(self)
 
     def drop_search(self) -> None:
         """Stop the search under way; its tables are freed later, a little at a time."""
@@ -130,14 +132,19 @@ class SolverDesk:
         """A search of the position in play, or of ``game`` (replacing any other)."""
         self.drop_search()
         self.search = Search(game or self.table.game, budget_ms, max_nodes, self.trash)
+        self.hold()
+        return self.search
+
+    def hold(self) -> None:
+        """No cyclic collection while a search is alive (see :attr:`hold_gc`)."""
         if self.hold_gc and not self.gc_held and gc.isenabled():
             gc.disable()
             self.gc_held = True
-        return self.search
 
     def release_gc(self) -> None:
         """Let the collector run again once no search and no trash is left."""
-        if self.gc_held and self.search is None and not self.trash:
+        if self.gc_held and self.search is None and self.dailies.search is None \
+                and not self.trash:
             gc.enable()
             self.gc_held = False
 
@@ -414,30 +421,9 @@ class SolverDesk:
         return answer.result == "lost"
 
     def is_daily(self, variant: str, seed: int, day: str) -> bool:
-        """True when deal ``seed`` of ``variant`` is the daily deal of date ``day`` (no
-        date: False, without reading the lists)."""
-        if not day:
-            return False
-        from engine.solver.daily import daily_deal
-
-        try:
-            return daily_deal(variant, day) == seed
-        except ValueError:
-            return False
-
-    def daily(self, variant: str | None = None, date: str = "") -> Payload:
-        """Deal the daily deal of ``variant`` (default: the one on the table) for ``date``,
-        the page's local date (``YYYY-MM-DD``)."""
-        from engine.solver.daily import daily_deal
-
-        variant = variant if variant in engine.VARIANTS else self.table.game.variant
-        try:
-            seed = daily_deal(variant, date)
-        except ValueError as error:
-            return self.table.render("illegal", announce=f"No daily deal: {error}.")
-        self.table.open(variant, seed, date)
-        return self.table.render("new", announce=f"Daily deal of {date}: "
-                                                 f"{labels.title(variant)}, deal {seed}.")
+        """True when deal ``seed`` of ``variant`` is known to be the daily deal of date
+        ``day`` (web/dailies.py: when not known yet, the page checks it after the table)."""
+        return self.dailies.is_daily(variant, seed, day)
 
     def change_level(self, changes: Any) -> None:
         """Choose the level of new deals per variant: ``{variant: "easy" | "medium" |
@@ -476,6 +462,7 @@ class SolverDesk:
         payload["verdict"] = self.verdict()
         payload["unwinnable"] = self.unwinnable
         payload["rewind"] = self.rewind_info()
+        self.dailies.fields(payload)
         if event == "settings":
             payload["winnable_counts"] = self.winnable_counts()
             payload["level_counts"] = self.level_counts()

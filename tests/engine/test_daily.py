@@ -12,7 +12,20 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.solver.daily import POOL, daily_deal, day_number, parse_day, pool
+from engine.rules.variants import DEAL_MAX, DEAL_MIN
+from engine.solver.daily import (
+    BUDGET,
+    CANDIDATES,
+    POOL,
+    DailySearch,
+    candidates,
+    daily_deal,
+    is_candidate,
+    parse_day,
+    pool_deal,
+    round_keys,
+    scramble,
+)
 from engine.solver.rating import (
     LEVELS,
     Rated,
@@ -34,50 +47,108 @@ def days(first: date, count: int) -> list[date]:
 
 
 # --- the daily deal ---------------------------------------------------------------------
+# The expected deals are derived by calling the solver, never written down: a change to a
+# game's search may change which candidate of a date wins first.
+
+CHEAP = ["klondike", "doublets", "beleaguered-castle", "spider-relaxed-1"]
 
 
-@pytest.mark.parametrize("variant", engine.VARIANTS)
-def test_the_daily_deal_is_one_deal_a_date_and_another_the_next_day(variant: str) -> None:
-    today = daily_deal(variant, DAY)
-    assert daily_deal(variant, "2026-12-01") == today == daily_deal(variant, DAY)
-    assert daily_deal(variant, DAY + timedelta(days=1)) != today
-    month = [daily_deal(variant, d) for d in days(DAY, 31)]
-    assert len(set(month)) == 31  # a cycle deals no deal twice
-    # consecutive days are not consecutive deals of the list
-    index = {deal: i for i, deal in enumerate(winnable_deals(variant))}
-    steps = {index[b] - index[a] for a, b in zip(month, month[1:], strict=False)}
-    assert len(steps) > 20
+def won_within_budget(variant: str, deal: int) -> bool:
+    answer = engine.solve(engine.new_game(variant, deal), 1e9, BUDGET[variant])
+    return answer.result == "won"
 
 
-def test_the_daily_deal_is_pinned_so_every_device_and_version_agrees() -> None:
-    """The same date gives the same deal everywhere, and in every later version: a change
-    here changes the daily deal people compare."""
-    assert [daily_deal("klondike", d) for d in days(DAY, 3)] == [917, 1643, 667]
-    assert daily_deal("spider-4", DAY) == 96
+@pytest.mark.parametrize("variant", CHEAP)
+def test_the_daily_deal_is_the_first_candidate_the_solver_wins_within_the_budget(
+        variant: str) -> None:
+    for day in days(DAY, 2):
+        deal = daily_deal(variant, day)
+        tried = list(candidates(variant, day))
+        index = tried.index(deal)
+        assert won_within_budget(variant, deal)
+        assert not any(won_within_budget(variant, d) for d in tried[:index])
+    assert daily_deal(variant, "2026-12-01") == daily_deal(variant, DAY)
+    assert daily_deal(variant, DAY + timedelta(days=1)) != daily_deal(variant, DAY)
 
 
-def test_a_cycle_deals_the_whole_pool_once_in_a_new_order() -> None:
-    variant = "spider-4"
-    deals = pool(variant)
-    start = date.fromordinal(date(1970, 1, 1).toordinal() + 21 * len(deals))  # a cycle's first day
-    assert day_number(start) % len(deals) == 0
-    cycle = [daily_deal(variant, d) for d in days(start, len(deals))]
-    assert sorted(cycle) == sorted(deals)
-    after = [daily_deal(variant, d) for d in days(start + timedelta(days=len(deals)), 20)]
-    assert after != cycle[:20]
+def test_no_two_dates_share_a_candidate_so_ten_years_of_dailies_are_all_distinct() -> None:
+    """The daily is one of its date's candidates, and the candidates of 3,650 consecutive
+    dates are all different: 3,650 distinct dailies (bench/daily.py counts the dailies
+    themselves)."""
+    seen: set[int] = set()
+    for day in days(DAY, 3650):
+        some = list(candidates("klondike", day))
+        assert len(some) == CANDIDATES and all(DEAL_MIN <= d <= DEAL_MAX for d in some)
+        seen.update(some)
+    assert len(seen) == 3650 * CANDIDATES
+    for variant in engine.VARIANTS:  # every game has its own candidates
+        assert len({next(candidates(variant, DAY)) for _ in range(2)}) == 1
+    assert len({next(candidates(v, DAY)) for v in engine.VARIANTS}) == len(engine.VARIANTS)
 
 
-@pytest.mark.parametrize("variant", engine.VARIANTS)
-def test_every_daily_pool_is_part_of_the_shipped_winnable_list(variant: str) -> None:
-    assert len(winnable_deals(variant)) >= POOL[variant] == len(pool(variant))
-    assert pool(variant) == winnable_deals(variant)[:POOL[variant]]
+def test_the_candidates_are_a_bijection_of_their_numbers() -> None:
+    """A Feistel network: distinct numbers stay distinct (checked on a block of 2**16 and
+    at the ends of the range), so candidates never collide, whatever the key."""
+    key = round_keys(12345)
+    block = {scramble(n, key) for n in range(1 << 16)}
+    assert len(block) == 1 << 16
+    ends = [0, 1, (1 << 32) - 2, (1 << 32) - 1]
+    assert len({scramble(n, key) for n in ends}) == 4
+    assert all(0 <= scramble(n, key) < 1 << 32 for n in ends)
+    assert is_candidate("klondike", DAY, next(candidates("klondike", DAY)))
+    assert not is_candidate("klondike", DAY + timedelta(days=1),
+                            next(candidates("klondike", DAY)))
+    assert not is_candidate("no-such-game", DAY, 1)
 
 
-@pytest.mark.parametrize("variant", ["klondike", "beleaguered-castle", "doublets",
-                                     "spider-relaxed-1"])
+def test_the_search_in_slices_finds_what_one_call_finds() -> None:
+    """The answer depends on positions, not on time: slices of a hundredth of a millisecond
+    give the deal and the positions of one long call."""
+    whole = DailySearch("spider-1", DAY)
+    whole.run()
+    sliced = DailySearch("spider-1", DAY)
+    steps = 0
+    while sliced.step(0.01) is None:
+        steps += 1
+    assert (sliced.deal, sliced.positions, sliced.tried) == \
+        (whole.deal, whole.positions, whole.tried)
+    assert steps > 10 and sliced.done
+
+
+def test_the_daily_deal_is_the_same_under_any_hash_seed() -> None:
+    """Every device agrees: the dailies of a few dates and the positions their searches
+    took, in processes with different PYTHONHASHSEED values; and each game's search of its
+    first candidate, within the budget (Spider with four suits: a few thousand)."""
+    code = ("import engine\n"
+            "from engine.solver.daily import DailySearch, BUDGET, candidates\n"
+            f"for v in {CHEAP!r}:\n"
+            "    for d in ('2026-12-01', '2027-06-30'):\n"
+            "        s = DailySearch(v, d); s.run(); print(v, d, s.deal, s.tried, s.positions)\n"
+            "for v in engine.VARIANTS:\n"
+            "    deal = next(candidates(v, '2026-12-01'))\n"
+            "    a = engine.solve(engine.new_game(v, deal), 1e9, min(BUDGET[v], 4000))\n"
+            "    print(v, deal, a.result, a.nodes, len(a.moves))\n")
+    outputs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              cwd=ROOT, check=True, env={**os.environ, "PYTHONHASHSEED": seed}
+                              ).stdout for seed in ("0", "1", "4242")]
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert len(outputs[0].split("\n")) == 2 * len(CHEAP) + len(engine.VARIANTS) + 1
+
+
+def test_a_date_whose_candidates_all_fail_falls_back_to_the_pinned_pool(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(BUDGET, "klondike", 1)  # no deal is won in one position
+    search = DailySearch("klondike", DAY)
+    deal = search.run()
+    assert search.tried == CANDIDATES and deal == pool_deal("klondike", DAY)
+    assert deal in winnable_deals("klondike")[:POOL["klondike"]]
+    assert pool_deal("klondike", DAY + timedelta(days=1)) != deal
+
+
+@pytest.mark.parametrize("variant", CHEAP)
 def test_daily_deals_are_proven_winnable_again(variant: str) -> None:
     """A few dailies solved again from scratch, each win replayed under the rules."""
-    for day in days(DAY, 3):
+    for day in days(DAY, 2):
         game = engine.new_game(variant, daily_deal(variant, day))
         answer = engine.solve(game, budget_ms=60_000)
         assert answer.result == "won", (variant, day)
@@ -92,6 +163,8 @@ def test_a_date_that_is_not_a_date_is_refused_with_a_message() -> None:
             parse_day(bad)
     with pytest.raises(ValueError, match="YYYY-MM-DD"):
         daily_deal("klondike", "tomorrow")
+    with pytest.raises(ValueError, match="no daily"):
+        daily_deal("no-such-game", DAY)
 
 
 # --- difficulty ---------------------------------------------------------------------------

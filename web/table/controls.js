@@ -9,6 +9,7 @@ function formatTime(ms) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
 }
 
+import { DailyFinder } from "./daily-find.js";
 import { pace } from "./motion.js";
 import { download, localDay, openStats, shareDeal } from "./scores-view.js";
 
@@ -48,6 +49,7 @@ function showDeal(variant, seed, daily = "") {
 export class Ui {
   constructor(handlers) {
     this.h = handlers;
+    this.finder = new DailyFinder((kind, data) => handlers.ask(kind, data));
     this.clock = { ms: 0, running: false, at: 0 };
     this.status = "playing";
     this.endShownFor = "";
@@ -310,20 +312,43 @@ export class Ui {
         "included for it yet.";
   }
 
-  // Today's daily deal of the game chosen in the menu (the page's local date).
+  // Today's daily deal of the game chosen in the menu (the page's local date). It is
+  // found on the device first (web/table/daily-find.js): meanwhile the menu stays open and
+  // its Daily button says so; closing the menu lets the search finish unseen.
   dailyDeal() {
     const variant = this.els.menu.open ? this.menuVariant() : this.variant;
-    if (this.els.menu.open) this.els.menu.close();
+    const date = localDay();
+    const button = this.els.menu.querySelector('[data-action="daily"]');
+    const finding = (on) => {
+      button.textContent = on ? "Finding today\u2019s deal\u2026" : "Daily deal";
+      button.setAttribute("aria-busy", String(on));
+      button.classList.toggle("finding", on);
+    };
     const deal = () => {
       this.closeEnd();
-      this.h.ask("daily", { variant, date: localDay() });
+      this.h.ask("daily", { variant, date });
     };
-    if (this.inProgress) {
-      this.confirm("Leave this game?", "The game you are playing counts as a loss in the statistics.",
-        "Daily deal", deal);
-    } else {
-      deal();
-    }
+    const found = (answer) => {
+      finding(false);
+      if (!answer) return this.say("The daily deal could not be found.", true);
+      if (!this.els.menu.open) return; // the player went elsewhere meanwhile
+      this.els.menu.close();
+      if (this.inProgress) {
+        this.confirm("Leave this game?", "The game you are playing counts as a loss in the statistics.",
+          "Daily deal", deal);
+      } else {
+        deal();
+      }
+    };
+    finding(true);
+    this.say("Finding today\u2019s deal\u2026");
+    this.finder.find(variant, date, { done: found });
+  }
+
+  // A link named a daily deal not yet known here: check it after the table is up.
+  checkDaily(check) {
+    if (!check || this.finder.busy) return;
+    this.finder.find(check.variant, check.date, { background: true });
   }
 
   dealFromMenu() {
@@ -457,6 +482,7 @@ export class Ui {
     this.moveCount = payload.move_count;
     this.playing = payload.status === "playing";
     this.setVerdict(payload);
+    this.checkDaily(payload.daily_check);
     if (payload.link) {
       // The link stays in the address bar until answered, so a reload asks again.
       const { variant, deal, daily, title } = payload.link;
