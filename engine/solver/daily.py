@@ -37,10 +37,10 @@ CANDIDATES = 64  # candidate deals a date (the ordinals of dates up to 9999 time
 # on a phone (docs/solver.md, "The daily deal", has the measured costs). Spider with four
 # suits needs many: few of its deals are won within fewer than 10,000.
 BUDGET = {
-    "klondike": 2_000, "doublets": 2_000, "beleaguered-castle": 3_000,
+    "klondike": 1_000, "doublets": 2_000, "beleaguered-castle": 3_000,
     "spider-1": 3_000, "spider-relaxed-1": 3_000,
-    "spider-2": 5_000, "spider-relaxed-2": 5_000,
-    "spider-relaxed-4": 15_000, "spider-4": 30_000,
+    "spider-2": 6_000, "spider-relaxed-2": 6_000,
+    "spider-relaxed-4": 10_000, "spider-4": 30_000,
 }
 # The fallback pool: the first deals of each winnable list (the whole list when this was
 # written), dealt in cycles in an order shuffled per cycle.

@@ -17,6 +17,7 @@ from engine.solver.rating import LEVELS, rated_deals
 from tests.web.fakes import MemoryStore
 from web import share
 from web.controller import Table
+from web.dailies import KEEP
 from web.stats import (
     Result,
     StatsBook,
@@ -46,6 +47,16 @@ def win(table: Table) -> dict:
         assert payload["event"] == "move", payload["announce"]
     assert payload["status"] == "won"
     return payload
+
+
+def find(table: Table, variant: str, day: str) -> dict:
+    """Call ``daily_find`` slice after slice, as the page does, until it answers."""
+    for _ in range(100_000):
+        answer = table.handle("daily_find", {"variant": variant, "date": day, "ms": 2})
+        assert answer.get("error") is None
+        if answer.get("found"):
+            return answer
+    raise AssertionError("daily_find never answered")
 
 
 def daily_row(table: Table, today: str, label: str = "Daily streak") -> str:
@@ -140,10 +151,19 @@ def test_a_daily_win_shares_its_date_time_and_moves_with_a_link_to_that_daily() 
     assert answer["url"] == f"https://example.org/pp/?game=klondike&deal={seed}&daily={DAY}"
     query = "?" + answer["url"].split("?")[1]
     assert share.parse_link(query, engine.VARIANTS) == share.Link("klondike", seed, DAY)
-    opened = make_table().start(query)  # the link opens that daily deal, as the daily
-    assert (opened["seed"], opened["daily"]) == (seed, DAY)
-    wrong = make_table().start(f"?game=klondike&deal={seed + 1}&daily={DAY}")
-    assert (wrong["seed"], wrong["daily"]) == (seed + 1, "")  # not that date's daily
+    fresh = make_table()
+    opened = fresh.start(query)  # the link opens its deal at once, the daily checked after
+    assert (opened["seed"], opened["daily"]) == (seed, "")
+    assert opened["daily_check"] == {"variant": "klondike", "date": DAY}
+    confirmed = find(fresh, "klondike", DAY)
+    assert (confirmed["event"], confirmed["daily"], confirmed["seed"]) == ("daily", DAY, seed)
+    assert "daily_check" not in fresh.handle("state")
+    wrong = make_table()
+    assert wrong.start(f"?game=klondike&deal={seed + 1}&daily={DAY}")["daily_check"]
+    answer = find(wrong, "klondike", DAY)
+    assert answer == {"event": "daily_find", "variant": "klondike", "date": DAY,
+                      "found": True, "deal": seed}
+    assert wrong.handle("state")["daily"] == ""  # not that date's daily
     with pytest.raises(share.LinkError, match="date"):
         share.parse_link("?game=klondike&deal=5&daily=2026-02-30", engine.VARIANTS)
 
@@ -158,7 +178,70 @@ def test_a_shared_daily_waits_behind_a_game_in_progress_and_opens_as_the_daily()
     payload = other.start(f"?game=klondike&deal={seed}&daily={DAY}")
     assert payload["seed"] == 11 and payload["link"]["daily"] == DAY
     opened = other.handle("new", {"variant": "klondike", "seed": seed, "daily": DAY})
-    assert (opened["seed"], opened["daily"]) == (seed, DAY)
+    assert (opened["seed"], opened["daily"], opened["daily_check"]["date"]) == (seed, "", DAY)
+    assert find(other, "klondike", DAY)["daily"] == DAY  # checked: it is the daily
+
+
+def test_the_menu_finds_the_daily_in_slices_keeps_it_and_deals_it_at_once() -> None:
+    """``daily_find`` answers slice after slice (the first ones import the solver's
+    modules) until it has the deal; ``daily`` then deals it; the deal is kept in storage,
+    so another visit on that date knows it at its first call."""
+    backend = MemoryBackend()
+    table = make_table(backend)
+    first = table.handle("daily_find", {"variant": "spider-2", "date": DAY, "ms": 0.01})
+    assert first["found"] is False
+    calls = 0
+    while not (answer := table.handle("daily_find", {"variant": "spider-2", "date": DAY,
+                                                     "ms": 0.01}))["found"]:
+        calls += 1
+        assert answer["positions"] >= 0 and answer["tried"] >= 1
+    assert calls > 3 and answer["deal"] == daily_deal("spider-2", DAY)
+    assert table.game.variant != "spider-2" or table.game.seed != answer["deal"]  # not dealt
+    dealt = table.handle("daily", {"variant": "spider-2", "date": DAY})
+    assert (dealt["seed"], dealt["daily"]) == (answer["deal"], DAY)
+    stored = json.loads(backend.items["pp:v1:/dailies"])
+    assert stored["deals"] == {"spider-2": {DAY: answer["deal"]}}
+    again = make_table(backend)
+    again.start()
+    assert again.handle("daily_find", {"variant": "spider-2", "date": DAY})["found"]
+    bad = again.handle("daily_find", {"variant": "spider-2", "date": "2026-02-30"})
+    assert bad["found"] is False and "YYYY-MM-DD" in bad["error"]
+
+
+@pytest.mark.parametrize("stored", [
+    "{not json", '{"schema": 1, "budgets": 3, "deals": {}}', '[1, 2]',
+    '{"schema": 99, "budgets": {}, "deals": {}}',
+    '{"schema": 1, "budgets": {}, "deals": {"klondike": {"2026-12-01": 5}}}',  # old budget
+    "WRONG_DEAL", "WRONG_BUDGET",
+])
+def test_a_corrupt_or_stale_kept_daily_is_found_again(stored: str) -> None:
+    """The kept dailies are a cache: whatever is wrong in it (not JSON, the wrong shape, a
+    deal that is not one of the date's candidates, other budgets) is not used, the daily
+    is found again, and the record is written anew; the player is not bothered."""
+    from engine.solver.daily import BUDGET
+
+    right = daily_deal("klondike", DAY)
+    deals = {"klondike": {DAY: right + 1 if stored == "WRONG_DEAL" else right}}
+    budgets = dict(BUDGET, klondike=BUDGET["klondike"] + (stored == "WRONG_BUDGET"))
+    if stored in ("WRONG_DEAL", "WRONG_BUDGET"):
+        stored = json.dumps({"schema": 1, "budgets": budgets, "deals": deals})
+    backend = MemoryBackend()
+    backend.items["pp:v1:/dailies"] = stored
+    table = make_table(backend)
+    payload = table.handle("daily", {"variant": "klondike", "date": DAY})
+    assert (payload["seed"], payload["daily"]) == (right, DAY)
+    kept = json.loads(backend.items["pp:v1:/dailies"])
+    assert kept["deals"]["klondike"] == {DAY: right} and kept["budgets"] == BUDGET
+    assert not table.storage.damaged_count() and not payload.get("notices")
+
+
+def test_only_the_latest_dates_are_kept_a_game() -> None:
+    backend = MemoryBackend()
+    table = make_table(backend)
+    for day in range(1, KEEP + 3):
+        table.desk.dailies.keep("doublets", f"2026-12-{day:02d}", day)
+    kept = json.loads(backend.items["pp:v1:/dailies"])["deals"]["doublets"]
+    assert sorted(kept) == [f"2026-12-{day:02d}" for day in range(3, KEEP + 3)]
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -178,7 +261,8 @@ def test_a_level_chosen_for_a_game_deals_deals_of_that_rating(level: str) -> Non
 
 
 def test_reloading_a_daily_reads_no_solver_list_on_the_way_to_the_table() -> None:
-    """The address bar names the daily; a reload resumes the autosave without the lists."""
+    """The address bar names the daily; a reload resumes the autosave without the solver,
+    and a link to a daily found here before opens as the daily without it too."""
     code = f"""
 import random, sys
 from web.controller import Table
@@ -191,7 +275,12 @@ for name in [m for m in sys.modules if m.startswith("engine.solver")]:
     del sys.modules[name]
 again = Table(Storage(backend)).start(f"?game=klondike&deal={{seed}}&daily={DAY}")
 print(again["daily"], any(m.startswith("engine.solver") for m in sys.modules))
+for key in [k for k in backend.items if "game" in k]:  # no autosave: the kept daily
+    del backend.items[key]
+again = Table(Storage(backend)).start(f"?game=klondike&deal={{seed}}&daily={DAY}")
+print(again["daily"], again["seed"] == seed, "daily_check" in again,
+      any(m.startswith("engine.solver") for m in sys.modules))
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, check=True)
-    assert done.stdout.split() == [DAY, "False"]
+    assert done.stdout.split() == [DAY, "False", DAY, "True", "False", "False"]
