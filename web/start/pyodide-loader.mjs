@@ -72,13 +72,11 @@ const configText = fetch(CONFIG_URL, { cache: "force-cache" })
   .then((r) => (r.ok ? r.text() : "")).catch(() => "");
 const appFiles = prefetchAppFiles();
 // The solver's files ([files_after_start]): on a page the service worker serves they are
-// read from its cache at once (no network) and written as soon as Python is up; so they
-// are for a daily-deal link, whose first table needs the solver's lists (fetched side by
-// side with the runtime, not one by one later); elsewhere they wait for the table
-// (addLaterFiles).
+// read from its cache at once (no network) and written as soon as Python is up; elsewhere
+// they wait for the table (addLaterFiles), a daily-deal link's too (its deal is checked
+// after the table, web/dailies.py).
 const laterFiles = configText.then((text) => configPairs(text, CONFIG_URL, "files_after_start"));
-const laterAtOnce = navigator.serviceWorker?.controller
-  || new URLSearchParams(location.search).has("daily");
+const laterAtOnce = navigator.serviceWorker?.controller;
 const laterEarly = laterAtOnce ? laterFiles.then(fetchAll).catch(() => null) : null;
 // A page the service worker serves has the rest of the standard library in its cache: read
 // at once (no network), it is mounted as soon as Python is up. (A synchronous request, the
