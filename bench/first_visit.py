@@ -178,6 +178,10 @@ def visit(p, url: str, profile: tuple[float, float, float], base: str,
                 print("     sent   first  finished    bytes url (ms from navigation;"
                       f" playable at {marks['ready']:.0f})")
                 print("\n".join(wire.waterfall(origin, base)))
+                print("  start-up marks (ms): " + ", ".join(
+                    f"{name} {at:.0f}" for name, at in sorted(
+                        ((k, v) for k, v in marks.items() if isinstance(v, float)),
+                        key=lambda kv: kv[1])))
             if files:
                 print("  bytes before playable, per file:")
                 for size, where in wire.loads_until(origin + marks["ready"]):

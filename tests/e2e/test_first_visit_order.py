@@ -1,5 +1,5 @@
-"""The order of a first visit's downloads: the runtime's big files start with the page
-(preloaded by index.html, taken over by web/start/early.js), every file is fetched once,
+"""The order of a first visit's downloads: the runtime's big files start as the page
+begins (web/start/early.js, the first script), every file is fetched once,
 compressed when it is text or wasm, and nothing the first table does not need comes before
 the table is playable.
 
@@ -117,17 +117,21 @@ def index(events: list, kind: str, path: str) -> int:
                 if event != READY and event[:2] == (kind, path))
 
 
-def test_the_runtime_downloads_start_before_any_script_has_arrived(visit):
+def test_the_runtime_downloads_start_before_any_module_script_runs(visit):
     events, warnings = visit
-    early_js = index(events, "finished", "/web/start/early.js")
-    core_js = index(events, "finished", "/vendor/pyscript/core.js")
+    # The first requests a module script of the page makes: the table's imports, and
+    # the app's files the loader fetches once PyScript has read its config.
+    first_module_request = min(index(events, "sent", "/web/table/board.js"),
+                               index(events, "sent", "/engine/__init__.py"))
     for path in (WASM, STDLIB):
-        assert index(events, "sent", path) < min(early_js, core_js), path
-    # PyScript's core and Pyodide's loader chain do not wait for each other either.
+        assert index(events, "sent", path) < first_module_request, path
+    # Pyodide's loader chain and PyScript's config are fetched side by side, not each
+    # once the one before it has arrived.
+    loader = index(events, "finished", "/web/start/pyodide-loader.mjs")
     for path in ("/vendor/pyodide/pyodide.mjs", "/vendor/pyodide/pyodide.asm.mjs",
-                 "/web/start/pyodide-loader.mjs", "/pyscript.toml", "/web/main.py"):
-        assert index(events, "sent", path) < core_js, path
-    # The preloaded responses are the ones the scripts use: one request each, no warning.
+                 "/pyscript.toml", "/web/main.py"):
+        assert index(events, "sent", path) < loader, path
+    # One request each: Pyodide's own download of the wasm is answered by the early one.
     sent = [event[1] for event in events if event != READY and event[0] == "sent"]
     assert sent.count(WASM) == 1 and sent.count(STDLIB) == 1
     assert not [text for text in warnings if "preload" in text], warnings
@@ -158,4 +162,4 @@ def test_when_the_early_compile_fails_pyodide_fetches_the_wasm_itself(page):
         timeout=120_000)
     assert page.evaluate("document.documentElement.dataset.app") == "ready"
     assert page.evaluate("() => document.querySelectorAll('[data-card]').length") == 52
-    assert len(wasm) == 2  # the preload early.js took, then Pyodide's own download
+    assert len(wasm) == 2  # early.js's, then Pyodide's own download

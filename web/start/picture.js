@@ -135,6 +135,7 @@ function paint() {
   document.body.append(shown);
   root.classList.add(...(picture.classes || []));
   root.dataset.picture = "shown";
+  performance.mark("pp:picture");
   const observer = new MutationObserver(() => {
     if (root.dataset.app === "loading") return;
     observer.disconnect();
