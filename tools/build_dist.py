@@ -6,7 +6,8 @@ It copies exactly the files the service worker precaches (tools/precache.py: the
 manifest, icons, pyscript.toml, engine/ and web/ sources, the vendored PyScript and
 Pyodide files) and writes service-worker.js with the precache list and the content-hash
 cache name baked in, plus Pyodide's plain standard library (the page's fallback when the
-precompiled one cannot be downloaded; not precached). Nothing else goes in (no tests,
+precompiled one cannot be downloaded; not precached) and the solver's files in one
+download (tools/later_bundle.py; not precached either). Nothing else goes in (no tests,
 tools or node_modules). The folder works from any path on a host (every URL in the app
 is relative); the host must serve
 .wasm as application/wasm and .mjs as JavaScript, which common hosts do.
@@ -26,9 +27,10 @@ import sys
 from pathlib import Path
 
 try:  # as tools.build_dist (tests) or as a script
-    from tools import precache
+    from tools import later_bundle, precache
     from tools.precompress import SUFFIXES, compressible, write_siblings
 except ImportError:  # pragma: no cover
+    import later_bundle  # type: ignore[no-redef]
     import precache  # type: ignore[no-redef]
     from precompress import SUFFIXES, compressible, write_siblings  # type: ignore[no-redef]
 
@@ -55,6 +57,12 @@ def build(out: Path, root: Path = ROOT) -> dict:
         shutil.copy2(plain, out / precache.PLAIN_STDLIB)
     (out / precache.TEMPLATE).write_bytes(precache.render_service_worker(root))
     to_compress = [out / precache.TEMPLATE]
+    # The solver's files in one download, for an import of the solver that cannot wait
+    # (not precached: that download goes past the service worker).
+    bundle = later_bundle.render(root)
+    if bundle is not None:
+        (out / later_bundle.BUNDLE).write_bytes(bundle)
+        to_compress.append(out / later_bundle.BUNDLE)
     for url in info["files"]:
         rel = url.removeprefix("./")
         if compressible(root / rel) and not copy_siblings(root / rel, out / rel):

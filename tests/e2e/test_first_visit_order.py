@@ -163,3 +163,30 @@ def test_when_the_early_compile_fails_pyodide_fetches_the_wasm_itself(page):
     assert page.evaluate("document.documentElement.dataset.app") == "ready"
     assert page.evaluate("() => document.querySelectorAll('[data-card]').length") == 52
     assert len(wasm) == 2  # early.js's, then Pyodide's own download
+
+
+def test_an_import_of_the_solver_before_its_files_came_is_one_download(page):
+    """The files of [files_after_start] that a synchronous import needs come in one
+    request (tools/later_bundle.py), not one request after another."""
+    held: list = []
+    asked: list[str] = []
+
+    def hold_background(route):
+        held.append(route)  # the background download (fetch) never ends
+
+    page.route("**/engine/solver/**", hold_background)
+    page.on("request", lambda request: asked.append(urllib.parse.urlsplit(request.url).path))
+    page.goto("/?game=beleaguered-castle&deal=202")
+    page.wait_for_function("() => document.documentElement.dataset.app === 'ready'",
+                           timeout=120_000)
+    solved = page.evaluate("""() => window.__pyodideStart.interpreter.runPython(
+        "from engine.solver.winnable import winnable_deals\\n" +
+        "len(winnable_deals('beleaguered-castle'))")""")
+    assert solved > 0
+    start = page.evaluate("window.__pyodideStart")
+    assert (start["later"], start["laterBundled"]) == ("sync", True)
+    assert asked.count("/files_after_start.json") == 1
+    # Only the background download's requests (held, never answered) went per file.
+    assert len([path for path in asked if "/engine/solver/" in path]) == len(held)
+    for route in held:
+        route.continue_()

@@ -381,6 +381,21 @@ if not any(getattr(f, "__name__", "") == "StdlibRestFinder" for f in sys.meta_pa
     sys.meta_path.append(StdlibRestFinder)
 `;
 
+// The body of a synchronous GET of url (the caller waits for it), or an Error when it is
+// not served. Bytes come as a string of x-user-defined characters (a synchronous request
+// of a page cannot ask for an ArrayBuffer).
+function syncBytes(url) {
+  const request = new XMLHttpRequest();
+  request.open("GET", url, false);
+  request.overrideMimeType("text/plain; charset=x-user-defined");
+  request.send();
+  if (request.status !== 200) throw new Error(`${url}: HTTP ${request.status}`);
+  const text = request.responseText;
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i += 1) bytes[i] = text.charCodeAt(i) & 0xff;
+  return bytes;
+}
+
 function addRestOfStdlib(pyodide) {
   let mounted = false;
   const mount = (bytes, how) => {
@@ -393,18 +408,8 @@ function addRestOfStdlib(pyodide) {
   const mountNow = () => {
     if (mounted) return true;
     try {
-      // A synchronous download: the import waits for it. Bytes come as a string of
-      // x-user-defined characters (a synchronous request of a page cannot ask for an
-      // ArrayBuffer).
-      const request = new XMLHttpRequest();
-      request.open("GET", REST_URL, false);
-      request.overrideMimeType("text/plain; charset=x-user-defined");
-      request.send();
-      if (request.status !== 200) return false;
-      const text = request.responseText;
-      const bytes = new Uint8Array(text.length);
-      for (let i = 0; i < text.length; i += 1) bytes[i] = text.charCodeAt(i) & 0xff;
-      mount(bytes, "sync");
+      // A synchronous download: the import waits for it.
+      mount(syncBytes(REST_URL), "sync");
       return true;
     } catch (error) {
       console.warn("Pocket Patience: the rest of the standard library is not there:", error);
@@ -431,11 +436,12 @@ function addRestOfStdlib(pyodide) {
 // of deals) is not needed to draw and play the first table, so PyScript does not copy it:
 // its files are written into Python's file system, at the same paths, once the table is
 // playable (or at once from the service worker's cache, above), or, when Python imports
-// one of its modules before that, with synchronous downloads (a finder at the end of
-// sys.meta_path, asked only for modules no other finder has). The lists are read with
-// open() by the solver's modules, so every file comes before any of them is imported.
-// report.later: "early", "background" or "sync", how they came (absent while they have
-// not), and report.laterWhen: the page's data-app then. Until they come (or their
+// one of its modules before that, with one synchronous download of them all (a finder at
+// the end of sys.meta_path, asked only for modules no other finder has). The lists are
+// read with open() by the solver's modules, so every file comes before any of them is
+// imported. report.later: "early", "background" or "sync", how they came (absent while
+// they have not), report.laterWhen: the page's data-app then, and report.laterBundled:
+// whether a "sync" came in one download. Until they come (or their
 // background download fails), sys.modules["_pp_later_files"].pending() is true: web/desk.py's
 // background watch waits for them rather than import the solver, which would download them
 // at once. (Put there, not imported: an import now would have Python list the folders of
@@ -477,6 +483,23 @@ function moduleNames(paths) {
     .map((path) => path.slice(0, -3).replace(/\/__init__$/, "").replaceAll("/", "."));
 }
 
+// Every [url, path] pair's [path, bytes] from the one file that holds them all
+// (tools/later_bundle.py: a JSON object of path -> text), or null when the host does not
+// serve it or it lacks a file.
+const BUNDLE_URL = new URL("../../files_after_start.json", import.meta.url).href;
+
+function bundled(pairs) {
+  let files;
+  try {
+    files = JSON.parse(new TextDecoder().decode(syncBytes(BUNDLE_URL)));
+  } catch {
+    return null;
+  }
+  if (!pairs.every(([, path]) => typeof files?.[path] === "string")) return null;
+  const encoder = new TextEncoder();
+  return pairs.map(([, path]) => [path, encoder.encode(files[path])]);
+}
+
 function addLaterFiles(pyodide, pairs) {
   let written = !pairs.length;
   let failed = false; // the background download
@@ -495,19 +518,11 @@ function addLaterFiles(pyodide, pairs) {
   const writeNow = () => {
     if (written) return true;
     try {
-      // Synchronous downloads, as for the rest of the standard library above.
-      const files = pairs.map(([url, path]) => {
-        const request = new XMLHttpRequest();
-        request.open("GET", url, false);
-        request.overrideMimeType("text/plain; charset=x-user-defined");
-        request.send();
-        if (request.status !== 200) throw new Error(`${url}: HTTP ${request.status}`);
-        const text = request.responseText;
-        const bytes = new Uint8Array(text.length);
-        for (let i = 0; i < text.length; i += 1) bytes[i] = text.charCodeAt(i) & 0xff;
-        return [path, bytes];
-      });
-      write(files, "sync");
+      // Synchronous downloads, as for the rest of the standard library above: all the
+      // files in one (tools/later_bundle.py), or, on a host without it, one by one.
+      const bundle = bundled(pairs);
+      report.laterBundled = !!bundle;
+      write(bundle ?? pairs.map(([url, path]) => [path, syncBytes(url)]), "sync");
       return true;
     } catch (error) {
       console.warn("Pocket Patience: the solver's files are not there:", error);
