@@ -45,21 +45,25 @@ def finish_moves(game: Game) -> list[Move] | None:
 
 
 def play_finish(game: Game) -> int:
-    """Play the finish on ``game`` itself (the moves :func:`finish_moves` gives), listing
-    the legal moves once a step where checking a list of moves and then playing it lists
-    them twice; the number of moves played, 0 when the game is not won by force. (Should a
-    step find no move, which the rules' ``won_by_force`` rules out, the legal moves played
-    so far stay played.)"""
-    if game.status != "playing" or not game.rules.won_by_force(game.state):
+    """Play the finish on ``game`` itself (the moves :func:`finish_moves` gives); the
+    number of moves played, 0 when the game is not won by force. A step asks the rules for
+    the cards that can go home, and for every legal move only when none can (to turn the
+    stock): what the rules list is legal, so it is played without listing it again. (Should
+    a step find no move, which the rules' ``won_by_force`` rules out, the moves played so
+    far stay played.)"""
+    rules = game.rules
+    if game.status != "playing" or not rules.won_by_force(game.state):
         return 0
     start = game.move_count
     for _ in range(STEP_LIMIT):
-        if game.status != "playing":
+        state = game.state
+        if rules.is_won(state):
             break
-        move = _next_move(game.rules, game.legal_moves())
+        home = rules.home_moves(state)
+        move = home[0] if home else _next_move(rules, rules.moves(state))
         if move is None:
             break
-        game.play(move)
+        game._advance(move)  # noqa: SLF001 - the rules just listed it for this state
     return game.move_count - start
 
 

@@ -75,7 +75,12 @@ class Game:
             raise IllegalMove(f"not a move: {move!r}")
         if self.status != "playing" or not self.is_legal(move):
             raise IllegalMove(f"illegal move {move} in {self.variant}")
-        move = self._legal[self._legal.index(move)]  # the listed move: Move(.., 1.0) == Move(.., 1)
+        # The listed move itself: Move(.., 1.0) == Move(.., 1).
+        self._advance(self._legal[self._legal.index(move)])
+
+    def _advance(self, move: Move) -> None:
+        """Play ``move``, which the rules have just listed as legal here (``play`` checks
+        that; the finish, which plays what the rules' own lists give, needs no check)."""
         new = self.rules.apply(self.state, move)
         del self._states[self._cursor + 1 :]
         del self._moves[self._cursor :]

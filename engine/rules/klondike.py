@@ -135,6 +135,20 @@ class KlondikeRules(Rules):
             out.append(Move("waste", "stock", len(waste)))
         return out
 
+    def home_moves(self, state: State) -> list[Move]:
+        """A face-up column top or the waste's top card to its foundation (as ``moves``
+        lists them, without its every move between columns)."""
+        piles, ids = state.piles, self.pile_ids
+        out: list[Move] = []
+        for s in range(COLUMNS):
+            column = piles[s]
+            if column and not column[-1] & DOWN and (f := self._foundation(piles, column[-1])):
+                out.append(Move(ids[s], f))
+        waste = piles[WASTE]
+        if waste and (f := self._foundation(piles, waste[-1])):
+            out.append(Move("waste", f))
+        return out
+
     def apply(self, state: State, move: Move) -> State:
         """Turn, recycle, or move cards (an exposed face-down card flips)."""
         piles = list(state.piles)

@@ -71,6 +71,14 @@ class Rules:
         """The state after a legal ``move`` and its automatic consequences."""
         raise NotImplementedError
 
+    def home_moves(self, state: State) -> list[Move]:
+        """The legal moves of a card to a foundation from a pile that is not one, in the
+        order of ``moves`` (a finish asks this at every step: a game whose ``moves`` lists
+        much more says so more cheaply)."""
+        foundation, index = self.roles.foundation, self.index  # (a deal's dst is no pile)
+        return [m for m in self.moves(state)
+                if index.get(m.dst) in foundation and index.get(m.src) not in foundation]
+
     def is_won(self, state: State) -> bool:
         """True when the game is won."""
         raise NotImplementedError

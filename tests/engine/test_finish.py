@@ -56,13 +56,16 @@ def test_a_face_down_card_means_no_finish_and_other_games_never_claim_one():
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_play_finish_plays_the_finish_moves_listing_moves_once_a_step(seed, monkeypatch):
-    """play_finish wins with the very moves finish_moves gives, on the game itself, and
-    asks the rules for the legal moves once a step (plus once at the end)."""
+def test_play_finish_plays_the_finish_moves_listing_every_move_only_to_turn_the_stock(
+        seed, monkeypatch):
+    """play_finish wins with the very moves finish_moves gives, on the game itself; it
+    asks the rules for every legal move only at the steps where no card can go home (and
+    once before it starts, for the game's status)."""
     game = all_face_up_klondike(random.Random(seed))
     if game.status == "won":
         return
     expected = engine.finish_moves(game)
+    stock_steps = sum(1 for m in expected if "stock" in (m.src, m.dst))
     listed = 0
     rules_moves = game.rules.moves
 
@@ -75,7 +78,20 @@ def test_play_finish_plays_the_finish_moves_listing_moves_once_a_step(seed, monk
     start = game.move_count
     assert engine.play_finish(game) == len(expected)
     assert game.status == "won" and game.moves[start:] == expected
-    assert 0 < listed <= len(expected) + 1
+    assert listed <= stock_steps + 2
+
+
+def test_a_finish_of_every_card_from_the_columns_never_lists_every_move(monkeypatch):
+    ranks = "KQJT98765432A"
+    pairs = {"t0": "SH", "t1": "HS", "t2": "DC", "t3": "CD"}
+    game = engine.from_position("klondike", {
+        pile: [rank + suits[i % 2] for i, rank in enumerate(ranks)]
+        for pile, suits in pairs.items()})
+    listed = []
+    rules_moves = game.rules.moves
+    monkeypatch.setattr(game.rules, "moves", lambda state: listed.append(1) or rules_moves(state))
+    assert engine.play_finish(game) == 52 and game.status == "won"
+    assert len(listed) <= 2  # the status before the finish and after it, no step's
 
 
 def test_play_finish_leaves_a_game_not_won_by_force_as_it_was():

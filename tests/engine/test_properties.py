@@ -199,3 +199,22 @@ def test_an_illegal_move_changes_nothing(
         with pytest.raises(ValueError):
             engine.parse_move(game, str(move))
         assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@PROPERTY
+@given(seed=SEEDS, choices=playouts(STEPS))
+def test_home_moves_are_the_legal_moves_of_a_card_home(
+        variant: str, seed: int, choices: list[int]) -> None:
+    """Rules.home_moves (what a finish asks at every step) lists exactly the legal moves
+    from a pile that is no foundation to one, in the order of the legal moves."""
+    game = engine.new_game(variant, seed)
+    rules = game.rules
+    role = {pile: rules.role(pile) for pile in rules.pile_ids}.get  # a deal's dst is no pile
+    for choice in choices:
+        if game.status != "playing":
+            break
+        home = [m for m in game.legal_moves()
+                if role(m.dst) == "foundation" and role(m.src) != "foundation"]
+        assert rules.home_moves(game.state) == home
+        game.play(pick(game, choice))
