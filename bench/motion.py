@@ -10,6 +10,7 @@ time between animation frames (requestAnimationFrame deltas) while:
 - finish: a Klondike table with every card face up in four built columns goes home in the
   finish's cascade (52 cards flying one after another), then is undone (52 cards back);
   --rounds times;
+- deal: --rounds new Klondike deals (28 cards dealt out from the stock);
 - moves: --moves ordinary moves of a Klondike deal (the engine's heuristic hint on a
   CPython twin, sent through the page's intent API, the stock when it says so), each
   followed by the time its animation takes.
@@ -17,9 +18,10 @@ time between animation frames (requestAnimationFrame deltas) while:
 and, as a baseline of what the machine gives an idle page (a busy machine shows here),
 --idle seconds of the same table with nothing moving. For each it prints the median, p95
 and max frame time and the share of frames dropped (a frame is due every 1/60 s; a delta
-of n such periods drops n - 1 of them), with the machine's load average when it ended (a
-shared machine's figures mean little under load). Budget: a frame every 16.7 ms. It asserts
-nothing.
+of n such periods drops n - 1 of them), the main thread's tasks over 50 ms from the
+intent on (the Long Tasks API; the intent's own task included), with the machine's load
+average when it ended (a shared machine's figures mean little under load). Budgets: a
+frame every 16.7 ms, no task over 50 ms. It asserts nothing.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 import engine  # noqa: E402
 from tools.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tools.positions import built_columns  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 from web.saves import GameSaves  # noqa: E402
 from web.storage import MemoryBackend, Storage  # noqa: E402
@@ -44,40 +47,40 @@ from web.storage import MemoryBackend, Storage  # noqa: E402
 FRAME_MS = 1000 / 60
 READY_JS = "() => document.documentElement.dataset.app === 'ready'"
 # A requestAnimationFrame loop that keeps every frame's time while window.__rec is on.
+# ... and the main thread's tasks over 50 ms (Long Tasks API) that began since __since.
 FRAMES_JS = """() => {
   window.__frames = [];
   window.__rec = false;
+  window.__long = [];
+  window.__since = Infinity;
   const tick = (t) => {
     if (window.__rec) window.__frames.push(t);
     requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.startTime >= window.__since) window.__long.push(e.duration);
+    }
+  }).observe({ type: "longtask" });
 }"""
 # The intent handled at once (timed), then frames recorded from the next one on.
 ACT_JS = """([kind, data]) => {
+  window.__long = [];
   const t0 = performance.now();
+  window.__since = t0 - 1;
   window.ppTable.act(kind, data);
   const t1 = performance.now();
   window.__frames = [];
   window.__rec = true;
   return t1 - t0;
 }"""
-STOP_JS = "() => { window.__rec = false; return window.__frames; }"
+STOP_JS = "() => { window.__rec = false; return [window.__frames, window.__long]; }"
 IDLE_JS = "() => document.getAnimations().every((a) => a.playState !== 'running')"
 SET_STORAGE_JS = """(items) => {
     localStorage.clear();
     for (const [key, value] of Object.entries(items)) localStorage.setItem(key, value);
 }"""
-
-
-def built_columns() -> engine.Game:
-    """Klondike, every card face up in four columns built down from the kings in
-    alternate colours, aces on top: won by force, 52 cards to go home."""
-    ranks = "KQJT98765432A"
-    pairs = {"t0": "SH", "t1": "HS", "t2": "DC", "t3": "CD"}
-    return engine.from_position("klondike", {
-        pile: [rank + suits[i % 2] for i, rank in enumerate(ranks)]
-        for pile, suits in pairs.items()})
 
 
 def frame_figures(deltas: list[float]) -> dict[str, float]:
@@ -93,14 +96,14 @@ def frame_figures(deltas: list[float]) -> dict[str, float]:
     }
 
 
-def record(page, kind: str, **data) -> tuple[float, list[float]]:
+def record(page, kind: str, **data) -> tuple[float, list[float], list[float]]:
     """The time the page took to handle the intent (the Python call and the DOM update),
-    and the frame deltas from then until every animation has ended."""
+    the frame deltas from then until every animation has ended, and the long tasks."""
     handled = page.evaluate(ACT_JS, [kind, data])
     page.wait_for_function(IDLE_JS, polling=100, timeout=60_000)
     page.wait_for_timeout(50)
-    times = page.evaluate(STOP_JS)
-    return handled, [b - a for a, b in zip(times, times[1:], strict=False)]
+    times, long = page.evaluate(STOP_JS)
+    return handled, [b - a for a, b in zip(times, times[1:], strict=False)], long
 
 
 def load(page, game: engine.Game, speed: str) -> None:
@@ -122,11 +125,13 @@ class Run:
         self.name = name
         self.handled: list[float] = []
         self.deltas: list[float] = []
+        self.long: list[float] = []
 
     def add(self, page, kind: str, **data) -> None:
-        handled, deltas = record(page, kind, **data)
+        handled, deltas, long = record(page, kind, **data)
         self.handled.append(handled)
         self.deltas += deltas
+        self.long += long
 
     def show(self) -> None:
         if not self.deltas:
@@ -137,14 +142,17 @@ class Run:
               f"  p95 {f['p95']:5.1f} ms  max {f['max']:6.1f} ms"
               f"  dropped {100 * f['dropped']:4.1f} %"
               f"  | handled in median {statistics.median(self.handled):6.1f} ms"
-              f" max {max(self.handled):6.1f} ms  | load {os.getloadavg()[0]:.1f}")
+              f" max {max(self.handled):6.1f} ms"
+              f"  | tasks > 50 ms {len(self.long):3d}, longest {max(self.long, default=0):5.0f} ms"
+              f"  | load {os.getloadavg()[0]:.1f}")
 
 
 def idle(page, seconds: float) -> Run:
     run = Run("idle")
-    page.evaluate("() => { window.__frames = []; window.__rec = true; }")
+    page.evaluate("""() => { window.__frames = []; window.__long = [];
+        window.__since = performance.now(); window.__rec = true; }""")
     page.wait_for_timeout(seconds * 1000)
-    times = page.evaluate(STOP_JS)
+    times, run.long = page.evaluate(STOP_JS)
     run.handled.append(0.0)
     run.deltas = [b - a for a, b in zip(times, times[1:], strict=False)]
     return run
@@ -156,6 +164,14 @@ def finish_rounds(page, rounds: int) -> tuple[Run, Run]:
         home.add(page, "finish")
         back.add(page, "undo")
     return home, back
+
+
+def deals(page, rounds: int, seed: int) -> Run:
+    """New Klondike deals (the cards dealt out from the stock)."""
+    run = Run("deal")
+    for i in range(rounds):
+        run.add(page, "new", variant="klondike", seed=seed + 1 + i)
+    return run
 
 
 def ordinary_moves(page, count: int, seed: int) -> Run:
@@ -201,6 +217,7 @@ def main() -> None:
             idle(page, args.idle).show()
             for run in finish_rounds(page, args.rounds):
                 run.show()
+            deals(page, args.rounds, args.deal).show()
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
             page.evaluate("(d) => { window.ppTable.act('new', d); }",
                           {"variant": "klondike", "seed": args.deal})

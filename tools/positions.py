@@ -2,7 +2,9 @@
 
 A position is reached by playing the engine's own hints from a deal, so it is one a player
 could reach; ``longest`` stops where the longest tableau pile of that play is longest (the
-hard case for a layout). ``saved_items`` is the localStorage a page needs to resume it.
+hard case for a layout). ``built_columns`` is a Klondike finish of every card (the
+largest cascade of the motion). ``saved_items`` is the localStorage a page needs to
+resume a position.
 """
 
 from __future__ import annotations
@@ -46,6 +48,17 @@ def longest(variant: str, seed: int, limit: int = 80) -> engine.Game:
     for move in moves[:at]:
         game.play(move)
     return game
+
+
+def built_columns() -> engine.Game:
+    """Klondike, every card face up in four columns built down from the kings in
+    alternate colours, aces on top: won by force, 52 cards to go home, one column to each
+    foundation."""
+    ranks = "KQJT98765432A"
+    pairs = {"t0": "SH", "t1": "HS", "t2": "DC", "t3": "CD"}
+    return engine.from_position("klondike", {
+        pile: [rank + suits[i % 2] for i, rank in enumerate(ranks)]
+        for pile, suits in pairs.items()})
 
 
 def saved_items(game: engine.Game) -> dict[str, str]:

@@ -170,6 +170,70 @@ def test_input_during_the_finish_lands_every_card_at_once(moving):
     assert moving.page.evaluate(MISPLACED_JS) == []
 
 
+# Play an intent, then count frame by frame how many cards lie in `piles` (the DOM), until
+# `all` lie there and no card flies; the first count is the one as the intent returned.
+CASCADE_JS = """async ([kind, piles, all]) => {
+  const count = () => piles.reduce((n, id) =>
+      n + document.querySelectorAll(`[data-pile="${id}"] > [data-card]`).length, 0);
+  const flying = () => document.getAnimations().some((a) => !(a instanceof CSSAnimation)
+      && a.playState === 'running');
+  window.ppTable.act(kind, {});
+  const counts = [count()];
+  for (let i = 0; i < 2000 && (flying() || counts.at(-1) < all); i++) {
+    await new Promise((go) => requestAnimationFrame(go));
+    counts.push(count());
+  }
+  return counts;
+}"""
+FOUNDATIONS = ["f0", "f1", "f2", "f3"]
+COLUMNS = [f"t{i}" for i in range(7)]
+
+
+def seven_to_go() -> engine.Game:
+    """Klondike with ace to six of each suit home and the rest in four columns built down
+    from the kings: 28 cards to four foundations (columns short enough that the cards
+    keep their size on a laptop's table as the columns empty)."""
+    home = {f"f{i}": [r + s for r in RANKS[:6]] for i, s in enumerate("SHDC")}
+    pairs = {"t0": "SH", "t1": "HS", "t2": "DC", "t3": "CD"}
+    columns = {pile: [rank + suits[i % 2] for i, rank in enumerate(RANKS[:5:-1])]
+               for pile, suits in pairs.items()}
+    return engine.from_position("klondike", {**home, **columns})
+
+
+def test_a_finish_and_its_undo_move_their_cards_into_their_piles_a_few_a_frame(moving):
+    game = seven_to_go()
+    moving.load(game)
+    home = moving.page.evaluate(CASCADE_JS, ["finish", FOUNDATIONS, 52])
+    # The click itself moves at most two cards into the foundations in the DOM; each
+    # frame after it at most two more; so the 28 take at least 14 frames.
+    steps = [b - a for a, b in zip(home, home[1:], strict=False)]
+    assert home[0] <= 24 + 2 and max(steps) <= 2 and min(steps) >= 0, home
+    assert home[-1] == 52 and len(home) > 14
+    assert moving.page.evaluate(STUCK_JS) == []
+    engine.play_finish(game)
+    moving.check(game)
+    back = moving.page.evaluate(CASCADE_JS, ["undo", COLUMNS, 28])
+    steps = [b - a for a, b in zip(back, back[1:], strict=False)]
+    assert back[0] <= 2 and max(steps) <= 2 and back[-1] == 28 and len(back) > 14, back
+    assert moving.page.evaluate(STUCK_JS) == []
+    moving.check(seven_to_go())
+
+
+def test_input_during_a_cascade_puts_every_waiting_card_in_its_pile_at_once(moving):
+    moving.load(seven_to_go())
+    waiting = moving.page.evaluate("""() => {
+        window.ppTable.act('finish', {});
+        return 52 - document.querySelectorAll('[data-pile^="f"] > [data-card]').length;
+    }""")
+    assert waiting >= 26  # the cards still lie in their columns, waiting for their turn
+    moving.page.keyboard.press("Shift")
+    assert moving.page.evaluate(ANIMATED_JS) == 0
+    assert moving.page.evaluate(STUCK_JS) == []
+    piles = moving.piles()
+    assert all(len(piles[f"f{i}"]) == 13 for i in range(4))
+    assert moving.page.evaluate(MISPLACED_JS) == []
+
+
 def test_a_move_made_during_a_motion_finishes_it_and_plays(moving):
     game = moving.open("klondike", 1)
     first = engine.parse_move(game, "t4-t2")

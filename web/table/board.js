@@ -179,14 +179,13 @@ export class Board {
       if (best) best.used = true;
       return best;
     };
-    const placed = []; // [rec, pile, from (table pixels) or null, "up"/"down" if it turned]
     for (const need of needs) need.match = take(need, (c) => c.rec.text === need.text);
     for (const need of needs) {
       if (!need.match) need.match = take(need, (c) => (c.rec.text === "down") !== (need.text === "down"));
     }
-    // Leaving cards first leave their piles, then each need takes its place in order.
-    for (const cand of leaving) cand.rec.el.remove();
-    needs.sort((a, b) => (a.pile.id < b.pile.id ? -1 : a.pile.id > b.pile.id) || a.index - b.index);
+    // Each need takes its card: one that left a pile (from where it lay, in table pixels,
+    // turning over on the way if its face changed) or a new one.
+    const placed = []; // {rec, pile, from (table pixels) or null, turn: "up" | "down" | ""}
     for (const need of needs) {
       let rec;
       let from = null;
@@ -200,27 +199,37 @@ export class Board {
         if (rec.text !== need.text) {
           turn = need.text === "down" ? "down" : "up";
           rec.text = need.text;
-          setFace(rec.el, rec.text);
         }
       } else {
         rec = { el: makeCard(need.text), text: need.text, x: 0, y: 0 };
       }
       need.pile.cards[need.index] = rec;
-      need.pile.el.append(rec.el);
-      placed.push([rec, need.pile, from, turn]);
+      placed.push({ rec, pile: need.pile, from, turn });
     }
     // A pile that grew too long for its room makes every card smaller (and back).
-    const toPlace = this.refit() ? this.piles.values() : changed;
-    for (const p of toPlace) this.placePile(p);
+    const refitted = this.refit();
+    // Many cards going to many piles (a finish, its undo) leave one after another: each
+    // card stays where it lies, as it is, until its turn comes (the motion attaches it to
+    // its new pile then), so no frame has the work of them all.
+    const later = animate && !refitted
+      && this.motion.cascades(placed.filter((m) => m.from).map((m) => m.pile.id));
+    for (const cand of leaving) if (!(later && cand.used)) cand.rec.el.remove();
+    for (const m of placed) {
+      m.rec.el.classList.remove("dragging");
+      m.rec.waiting = later && m.from !== null;
+      if (!m.rec.waiting) this.attach(m);
+    }
+    for (const p of refitted ? this.piles.values() : changed) this.placePile(p);
     this.dragged.clear();
     const flights = [];
-    for (const [rec, p, from, turn] of placed) {
-      rec.el.classList.remove("dragging");
+    for (const m of placed) {
+      const { rec, pile: p, from, turn } = m;
       if (!from || !animate) continue;
       const index = p.cards.indexOf(rec);
       const s = p.geom.scale; // in the pile's own pixels (a compact pile is drawn smaller)
       flights.push({ el: rec.el, from: [(from[0] - p.geom.x) / s, (from[1] - p.geom.y) / s],
-        to: [rec.x, rec.y], turn, index, order: this.geom.order.indexOf(p.id) });
+        to: [rec.x, rec.y], turn, index, order: this.geom.order.indexOf(p.id),
+        attach: rec.waiting ? () => this.attach(m) : null });
     }
     this.motion.flyAll(flights);
     if (animate) {
@@ -228,6 +237,27 @@ export class Board {
     }
     this.refreshPileState(changed);
     return true;
+  }
+
+  // Put a placed card's element in its pile, under the cards above it that are there
+  // already, with the face it has now and at its place (a card that waited for its turn
+  // in a cascade, or any card of a plain update).
+  attach({ rec, pile: p, turn }) {
+    if (!rec.el.isConnected || rec.el.parentNode !== p.el || rec.waiting) {
+      const i = p.cards.indexOf(rec);
+      let above = null;
+      for (let j = i + 1; j < p.cards.length && !above; j++) {
+        const r = p.cards[j];
+        if (!r.waiting && r.el.parentNode === p.el) above = r.el;
+      }
+      p.el.insertBefore(rec.el, above);
+    }
+    if (turn) setFace(rec.el, rec.text);
+    if (rec.waiting) {
+      rec.waiting = false;
+      rec.moved = true;
+      this.placePile(p);
+    }
   }
 
   placePile(p) {
@@ -239,10 +269,12 @@ export class Board {
       if (rec.x !== x || rec.y !== y || rec.moved || !rec.el.style.transform) {
         rec.x = x;
         rec.y = y;
+        // A card waiting for its turn keeps the transform of where it lies until then.
+        if (rec.waiting) return;
         rec.moved = false;
         rec.el.style.transform = `translate(${x}px,${y}px)`;
       }
-      if (reverse) rec.el.style.zIndex = String(20 - i);
+      if (reverse && !rec.waiting) rec.el.style.zIndex = String(20 - i);
     });
   }
 

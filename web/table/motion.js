@@ -29,6 +29,9 @@ const MS = {
 // between two cards kept within GAP_MS).
 const CASCADE_MS = { home: 1500, deal: 900 };
 const GAP_MS = [12, 40];
+// At most this many waiting cards join their piles in one frame (a slow frame stretches
+// the cascade rather than doing the work of many cards at once).
+export const ATTACH_PER_FRAME = 2;
 
 /** The speed factor now: 0 for no motion, else a multiplier of the durations above. */
 export function pace() {
@@ -43,6 +46,8 @@ export class Motion {
   constructor(root) {
     this.root = root;
     this.running = new Set(); // animations that new input finishes at once
+    this.queue = []; // cascade cards still to leave: [{f, due, opts}], due first
+    this.frame = 0; // the animation frame that lets the next of them go
     this.waiting = []; // work to do once nothing flies (see settled)
     this.hintAnims = []; // the hint's lift and ghost: cancelled (not finished) when it goes
     this.ghost = null;
@@ -53,21 +58,31 @@ export class Motion {
     };
     document.addEventListener("pointerdown", skip, true);
     document.addEventListener("keydown", skip, true);
+    // A page put away lands its cards first: what it saves (the table's picture) is the
+    // table as it is, not half a cascade. (On the document: before the window hears it.)
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "hidden") this.finishAll();
+    });
   }
 
   get busy() {
-    return this.running.size > 0;
+    return this.running.size > 0 || this.queue.length > 0;
   }
 
   /** Run `fn` once no card is flying (now if none is): work that can wait (saving the
    * table's picture, the solver's look at the position) keeps off the frames of a motion. */
   settled(fn) {
-    if (this.running.size) this.waiting.push(fn);
+    if (this.busy) this.waiting.push(fn);
     else fn();
   }
 
   /** Land every card in flight where it belongs, now (and do the work that waited). */
   finishAll() {
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    const queue = this.queue;
+    this.queue = [];
+    for (const { f } of queue) f.attach();
     for (const anim of [...this.running]) {
       anim.finish();
       this.land(anim);
@@ -77,7 +92,7 @@ export class Motion {
 
   // The work that waited for the cards, once none flies.
   release() {
-    if (this.running.size || !this.waiting.length) return;
+    if (this.busy || !this.waiting.length) return;
     const waiting = this.waiting;
     this.waiting = [];
     for (const fn of waiting) fn();
@@ -85,28 +100,58 @@ export class Motion {
 
   // -- cards that moved ------------------------------------------------------------------
 
+  /** Whether cards bound for these piles (ids, one per card) go one after another. */
+  cascades(piles) {
+    return pace() > 0 && new Set(piles).size > 2;
+  }
+
   /**
-   * Fly cards to their new places: [{el, from, to, index, order, turn}], positions in the
-   * pixels of the card's own pile (`turn`: "up" or "down" when it changed face on the way).
+   * Fly cards to their new places: [{el, from, to, index, order, turn, attach}], positions
+   * in the pixels of the card's own pile (`turn`: "up" or "down" when it changed face on
+   * the way; `attach`: for a card still where it was, what puts it in its new pile).
    * Cards bound for more than two piles at once (a finish, its undo, a Spider deal from the
    * stock) go one after another, lowest in their piles first, so a finish reads as the
-   * cards going home in order; while they wait and fly, a card that leaves sooner lies
-   * over one that leaves later (as on the piles they leave), and over those landed.
+   * cards going home in order; while they fly, a card that left sooner lies over one that
+   * left later, and over those landed. A card with `attach` waits where it lies until its
+   * turn, then joins its pile in the frame it leaves in; the others wait at their start.
    */
   flyAll(flights, kind = "home") {
     const k = pace();
-    if (!k || !flights.length) return;
-    const many = new Set(flights.map((f) => f.order)).size > 2;
-    if (!many) {
-      for (const f of flights) this.fly(f.el, f.from, f.to, { turn: f.turn, k });
+    if (!k || !flights.length) {
+      for (const f of flights) f.attach?.();
+      return;
+    }
+    if (!this.cascades(flights.map((f) => f.order))) {
+      for (const f of flights) {
+        f.attach?.();
+        this.fly(f.el, f.from, f.to, { turn: f.turn, k });
+      }
       return;
     }
     flights.sort((a, b) => a.index - b.index || a.order - b.order);
     const gap = Math.max(GAP_MS[0], Math.min(GAP_MS[1], CASCADE_MS[kind] / flights.length));
+    const start = performance.now();
     flights.forEach((f, i) => {
-      this.fly(f.el, f.from, f.to, { turn: f.turn, k, delay: gap * i, ms: MS.many,
-        above: flights.length - i });
+      const opts = { turn: f.turn, k, ms: MS.many, above: flights.length - i };
+      if (f.attach) this.queue.push({ f, due: start + gap * i * k, opts });
+      else this.fly(f.el, f.from, f.to, { ...opts, delay: gap * i });
     });
+    this.leave(start);
+  }
+
+  // The cascade's cards whose time has come leave (a few a frame); the next frame lets
+  // the next ones go.
+  leave(now) {
+    this.frame = 0;
+    let n = 0;
+    while (this.queue.length && this.queue[0].due <= now && n < ATTACH_PER_FRAME) {
+      const { f, opts } = this.queue.shift();
+      f.attach();
+      this.fly(f.el, f.from, f.to, opts);
+      n += 1;
+    }
+    if (this.queue.length) this.frame = requestAnimationFrame((t) => this.leave(t));
+    else this.release();
   }
 
   /** One card from `from` to `to` (pile pixels). `through`: presses pass through it on
@@ -182,7 +227,7 @@ export class Motion {
       el.classList.remove("flying");
       el.style.removeProperty("--above");
     }
-    if (this.running.size || !this.waiting.length) return;
+    if (this.busy || !this.waiting.length) return;
     if (ended) setTimeout(() => this.release(), 0);
     else this.release();
   }
