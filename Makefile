@@ -34,8 +34,11 @@ deps: $(VENV)/.installed vendor chromium
 lint: $(VENV)/.installed
 	$(VPY) -m ruff check $(LINT_DIRS)
 
+# Test files spread over one process a core, at most 4 (each runs its own Chromium); a file
+# stays in one process, so its module fixtures are made once. TEST_JOBS=0 runs in this process.
+TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n < 4 ? n : 4 )))
 pytest: $(VENV)/.installed vendor chromium
-	$(VPY) -m pytest
+	$(VPY) -m pytest -n $(TEST_JOBS) --dist loadfile
 
 e2e: $(VENV)/.installed vendor chromium
 	$(VPY) -m pytest -m e2e

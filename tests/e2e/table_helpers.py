@@ -45,6 +45,9 @@ MISPLACED_JS = """() => {
     }
     return bad;
 }"""
+# No card of the table is flying: a move's own animation has landed (motion may be on).
+CARDS_LANDED_JS = """() => !document.getAnimations().some((a) => !(a instanceof CSSAnimation)
+    && a.playState === 'running' && a.effect?.target?.closest?.('#table'))"""
 APP_SHOWN_JS = "() => !!window.ppTable && !!document.querySelector('[data-pile]')"
 SET_STORAGE_JS = """(items) => {
     localStorage.clear();
@@ -137,6 +140,7 @@ class TablePage:
         wrong = {p: (dom.get(p), want.get(p)) for p in set(dom) | set(want)
                  if dom.get(p) != want.get(p)}
         assert not wrong, f"DOM != engine (pile: (dom, engine)): {wrong}"
+        self.page.wait_for_function(CARDS_LANDED_JS)  # where a card lands, not mid-flight
         misplaced = self.page.evaluate(MISPLACED_JS)
         assert not misplaced, f"cards drawn away from their piles: {misplaced}"
 

@@ -419,7 +419,8 @@ def test_emptying_the_trash_between_slices_changes_no_answer():
 
 def test_only_the_solvers_own_containers_are_ever_emptied():
     game = engine.new_game("beleaguered-castle", 4)
-    search = solving.Search(game, 50)
+    # Ended by positions, not time: a big enough search to leave containers behind.
+    search = solving.Search(game, 10**9, max_nodes=3000)
     while search.step(10) is None:
         pass
     search.discard()
