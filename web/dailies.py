@@ -147,7 +147,10 @@ class Dailies:
             return dict(answer, found=False, deal=None)
         if self.import_next():
             return dict(answer, found=False, deal=None)
-        deal = self.known(variant, date)
+        search = self.search
+        under_way = search is not None and (search.variant, search.day.isoformat()) == \
+            (variant, date)
+        deal = None if under_way else self.known(variant, date)
         if deal is None:
             deal = self.step(variant, date, slice_ms)
         if deal is None:
