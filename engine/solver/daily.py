@@ -27,6 +27,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterator
 from datetime import date
+from pathlib import Path
 
 from ..rules.game import new_game
 from ..rules.rng import Pcg32, shuffled
@@ -50,6 +51,10 @@ POOL = {
     "klondike": 2345, "beleaguered-castle": 1000, "doublets": 1000,
 }
 _WORD = (1 << 32) - 1
+# A table's letters: the index of a date's candidate, as base64 digits.
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+DATA = Path(__file__).resolve().parent / "data"
+_TABLES: dict[str, tuple[date, str]] = {}
 
 
 def parse_day(text: str) -> date:
@@ -107,11 +112,49 @@ def is_candidate(variant: str, day: date | str, seed: int) -> bool:
     return variant in BUDGET and seed in set(candidates(variant, day))
 
 
+def table_path(variant: str) -> Path:
+    """Where the table of ``variant``'s dailies found ahead is kept (it may be missing)."""
+    return DATA / f"daily-{variant}.txt"
+
+
+def read_table(variant: str) -> tuple[date, str]:
+    """The dailies found ahead for ``variant`` (tools/make_dailies.py): the first date and
+    a letter a date from it, the index in :data:`LETTERS` of the date's candidate the
+    search won first. No table: an empty one. Read on first use, once a process."""
+    table = _TABLES.get(variant)
+    if table is None:
+        first, letters = date.min, ""
+        try:
+            text = table_path(variant).read_text(encoding="ascii")
+        except FileNotFoundError:
+            text = ""
+        rows = [line.strip() for line in text.split("\n")
+                if line.strip() and not line.startswith("#")]
+        if rows and rows[0].startswith("first "):
+            first = parse_day(rows[0].removeprefix("first "))
+            letters = "".join(rows[1:])
+            if letters.strip(LETTERS):
+                raise ValueError(f"{table_path(variant).name}: not a table of dailies")
+        table = _TABLES[variant] = (first, letters)
+    return table
+
+
+def tabled(variant: str, day: date) -> int | None:
+    """The daily of ``day`` from the table found ahead, if the table covers it."""
+    first, letters = read_table(variant)
+    at = day.toordinal() - first.toordinal()
+    if not (letters and 0 <= at < len(letters)):
+        return None
+    index = LETTERS.index(letters[at])
+    return next(deal for k, deal in enumerate(candidates(variant, day)) if k == index)
+
+
 class DailySearch:
     """The search for the daily deal of a variant and a date, in slices: call
-    :meth:`step` until :attr:`deal` is set. The answer does not depend on the slicing."""
+    :meth:`step` until :attr:`deal` is set. The answer does not depend on the slicing.
+    A date the table found ahead covers needs no search (``table=False``: search anyway)."""
 
-    def __init__(self, variant: str, day: date | str) -> None:
+    def __init__(self, variant: str, day: date | str, table: bool = True) -> None:
         if variant not in BUDGET:
             raise ValueError(f"no daily deal for {variant!r}")
         self.variant = variant
@@ -125,6 +168,8 @@ class DailySearch:
         self._seed = 0
         self._solver: Solver | None = None
         self._dropped: list[object] = []
+        if table:
+            self.deal = tabled(variant, self.day)
 
     @property
     def done(self) -> bool:
@@ -194,5 +239,6 @@ def pool_deal(variant: str, day: date) -> int:
     return deals[order[index]]
 
 
-__all__ = ["BUDGET", "CANDIDATES", "DailySearch", "as_day", "candidates", "daily_deal",
-           "is_candidate", "parse_day", "pool_deal", "round_keys", "scramble"]
+__all__ = ["BUDGET", "CANDIDATES", "LETTERS", "DailySearch", "as_day", "candidates",
+           "daily_deal", "is_candidate", "parse_day", "pool_deal", "read_table", "round_keys",
+           "scramble", "table_path", "tabled"]

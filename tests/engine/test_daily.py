@@ -23,8 +23,11 @@ from engine.solver.daily import (
     is_candidate,
     parse_day,
     pool_deal,
+    read_table,
     round_keys,
     scramble,
+    table_path,
+    tabled,
 )
 from engine.solver.rating import (
     LEVELS,
@@ -51,6 +54,7 @@ def days(first: date, count: int) -> list[date]:
 # game's search may change which candidate of a date wins first.
 
 CHEAP = ["klondike", "doublets", "beleaguered-castle", "spider-relaxed-1"]
+FAR = date(2040, 3, 1)  # past the tables found ahead: a date the device searches
 
 
 def won_within_budget(variant: str, deal: int) -> bool:
@@ -61,14 +65,15 @@ def won_within_budget(variant: str, deal: int) -> bool:
 @pytest.mark.parametrize("variant", CHEAP)
 def test_the_daily_deal_is_the_first_candidate_the_solver_wins_within_the_budget(
         variant: str) -> None:
-    for day in days(DAY, 2):
+    for day in days(FAR, 2):
+        assert tabled(variant, day) is None
         deal = daily_deal(variant, day)
         tried = list(candidates(variant, day))
         index = tried.index(deal)
         assert won_within_budget(variant, deal)
         assert not any(won_within_budget(variant, d) for d in tried[:index])
-    assert daily_deal(variant, "2026-12-01") == daily_deal(variant, DAY)
-    assert daily_deal(variant, DAY + timedelta(days=1)) != daily_deal(variant, DAY)
+    assert daily_deal(variant, "2040-03-01") == daily_deal(variant, FAR)
+    assert daily_deal(variant, FAR + timedelta(days=1)) != daily_deal(variant, FAR)
 
 
 def test_no_two_dates_share_a_candidate_so_ten_years_of_dailies_are_all_distinct() -> None:
@@ -104,9 +109,9 @@ def test_the_candidates_are_a_bijection_of_their_numbers() -> None:
 def test_the_search_in_slices_finds_what_one_call_finds() -> None:
     """The answer depends on positions, not on time: slices of a hundredth of a millisecond
     give the deal and the positions of one long call."""
-    whole = DailySearch("spider-1", DAY)
+    whole = DailySearch("spider-1", DAY, table=False)
     whole.run()
-    sliced = DailySearch("spider-1", DAY)
+    sliced = DailySearch("spider-1", DAY, table=False)
     steps = 0
     while sliced.step(0.01) is None:
         steps += 1
@@ -122,8 +127,9 @@ def test_the_daily_deal_is_the_same_under_any_hash_seed() -> None:
     code = ("import engine\n"
             "from engine.solver.daily import DailySearch, BUDGET, candidates\n"
             f"for v in {CHEAP!r}:\n"
-            "    for d in ('2026-12-01', '2027-06-30'):\n"
-            "        s = DailySearch(v, d); s.run(); print(v, d, s.deal, s.tried, s.positions)\n"
+            "    for d in ('2026-12-01', '2040-06-30'):\n"
+            "        s = DailySearch(v, d, table=False)\n"
+            "        s.run(); print(v, d, s.deal, s.tried, s.positions)\n"
             "for v in engine.VARIANTS:\n"
             "    deal = next(candidates(v, '2026-12-01'))\n"
             "    a = engine.solve(engine.new_game(v, deal), 1e9, min(BUDGET[v], 4000))\n"
@@ -138,16 +144,45 @@ def test_the_daily_deal_is_the_same_under_any_hash_seed() -> None:
 def test_a_date_whose_candidates_all_fail_falls_back_to_the_pinned_pool(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(BUDGET, "klondike", 1)  # no deal is won in one position
-    search = DailySearch("klondike", DAY)
+    search = DailySearch("klondike", DAY, table=False)
     deal = search.run()
     assert search.tried == CANDIDATES and deal == pool_deal("klondike", DAY)
     assert deal in winnable_deals("klondike")[:POOL["klondike"]]
     assert pool_deal("klondike", DAY + timedelta(days=1)) != deal
 
 
+TABLED = [v for v in engine.VARIANTS if table_path(v).exists()]
+
+
+@pytest.mark.parametrize("variant", TABLED)
+def test_a_table_found_ahead_covers_ten_years_with_distinct_deals(variant: str) -> None:
+    """tools/make_dailies.py recorded the device's search for 3,650 dates: each date's
+    deal is one of its candidates (so all differ), read with no search."""
+    first, letters = read_table(variant)
+    assert first <= DAY and len(letters) >= 3650
+    deals = [tabled(variant, day) for day in days(first, 3650)]
+    assert len(set(deals)) == 3650 and None not in deals
+    assert tabled(variant, first - timedelta(days=1)) is None
+    search = DailySearch(variant, first)
+    assert search.done and search.positions == 0 and search.deal == deals[0]
+
+
+def test_a_table_that_is_not_one_is_refused(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.solver import daily
+
+    monkeypatch.setattr(daily, "DATA", tmp_path)
+    monkeypatch.setattr(daily, "_TABLES", {})
+    (tmp_path / "daily-klondike.txt").write_text("# made by hand\nfirst 2026-12-01\nAB*C\n")
+    with pytest.raises(ValueError, match="not a table"):
+        read_table("klondike")
+    assert read_table("doublets") == (date.min, "")  # none: every date is searched
+
+
 @pytest.mark.parametrize("variant", CHEAP)
 def test_daily_deals_are_proven_winnable_again(variant: str) -> None:
-    """A few dailies solved again from scratch, each win replayed under the rules."""
+    """A few dailies (from the tables found ahead, where there are) solved again from
+    scratch with a generous budget, each win replayed under the rules."""
     for day in days(DAY, 2):
         game = engine.new_game(variant, daily_deal(variant, day))
         answer = engine.solve(game, budget_ms=60_000)
