@@ -4,12 +4,12 @@
 
 For each variant (all nine by default) it searches for the daily deal of DATES
 consecutive dates from FIRST in CPython (engine/solver/daily.py, one search after
-another, as a device would with no table found ahead) and prints one Markdown row: the median, 95th percentile and maximum of the
-positions expanded and of the seconds taken per date, the mean candidates tried, and how
-many distinct deals the dates got. With ``--distinct N`` it also counts the distinct
-candidates of N consecutive dates (every date's, not only the first that wins), which
-bounds the distinct dailies from above without searching. It prints figures; it asserts
-nothing. Run it with ``nice``: Spider with four suits takes minutes.
+another, as a device would with no table found ahead) and prints one Markdown row: the
+median, 95th percentile and maximum of the positions expanded and of the seconds taken
+per date, the mean candidates tried, and how many distinct deals the dates got. With
+``--distinct N`` it also counts the distinct candidates of N consecutive dates (all 64 of
+each): N * 64 means no two dates share one, so their dailies all differ. It prints
+figures; it asserts nothing. Run it with ``nice``: Spider with four suits takes minutes.
 """
 
 from __future__ import annotations
