@@ -150,9 +150,13 @@ class Dailies:
         search = self.search
         under_way = search is not None and (search.variant, search.day.isoformat()) == \
             (variant, date)
-        deal = None if under_way else self.known(variant, date)
-        if deal is None:
-            deal = self.step(variant, date, slice_ms)
+        try:
+            deal = None if under_way else self.known(variant, date)
+            if deal is None:
+                deal = self.step(variant, date, slice_ms)
+        except ValueError as error:  # a damaged table of dailies, a game with none
+            self.drop()
+            return dict(answer, found=False, deal=None, error=str(error))
         if deal is None:
             search = self.search
             return dict(answer, found=False, deal=None, tried=search.tried,

@@ -17,7 +17,7 @@ from engine.solver.rating import LEVELS, rated_deals
 from tests.web.fakes import MemoryStore
 from web import share
 from web.controller import Table
-from web.dailies import KEEP
+from web.dailies import KEEP, MODULES
 from web.stats import (
     Result,
     StatsBook,
@@ -284,3 +284,18 @@ print(again["daily"], again["seed"] == seed, "daily_check" in again,
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, check=True)
     assert done.stdout.split() == [DAY, "False", DAY, "True", "False", "False"]
+
+
+def test_a_damaged_table_of_dailies_ends_the_search_with_a_message(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's loop stops on an error (web/table/daily-find.js) and says so."""
+    from engine.solver import daily
+
+    monkeypatch.setattr(daily, "DATA", tmp_path)
+    monkeypatch.setattr(daily, "_TABLES", {})
+    (tmp_path / "daily-doublets.txt").write_text("first 2026-12-01\nnot letters\n")
+    table = make_table()
+    answers = [table.handle("daily_find", {"variant": "doublets", "date": DAY})
+               for _ in range(len(MODULES) + 2)]
+    assert not any(answer["found"] for answer in answers)
+    assert "not a table" in answers[-1]["error"]

@@ -32,9 +32,10 @@ export class DailyFinder {
     const step = () => {
       if (this.job !== job) return; // replaced
       const answer = this.ask("daily_find", { variant, date, ms: SLICE_MS });
-      if (!answer || answer.error || answer.found) {
+      const failed = !answer || answer.error || answer.event === "error";
+      if (failed || answer.found) {
         this.job = null;
-        job.done(answer && !answer.error ? answer : null);
+        job.done(failed ? null : answer);
         return;
       }
       job.progress(answer);
