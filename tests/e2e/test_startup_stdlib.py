@@ -151,14 +151,23 @@ def test_a_module_outside_the_cut_imports_before_and_after_the_background_mount(
         route.continue_()
 
 
-# The files of the app's packages that no module has been loaded from, and the names of
-# the sources Python compiles from now on (an audit hook: the "compile" event).
+# The files of the app's packages that no module has been loaded from and that have no
+# bytecode yet, and the names of the sources Python compiles from now on (an audit hook:
+# the "compile" event).
 PENDING_AND_WATCH_JS = """() => window.__pyodideStart.interpreter.runPython(`
 import os, sys
+from importlib.util import cache_from_source
+def before_start(path):
+    try:
+        with open(cache_from_source(path), "rb") as f:
+            return f.read(8)[4] == 3  # hash-checked: the loader's, before the start
+    except OSError:
+        return False
 loaded = {getattr(m, "__file__", None) for m in list(sys.modules.values())}
 pending = sorted(os.path.join(d, n) for d, _, names in os.walk(os.getcwd())
                  if d != os.getcwd() and "__pycache__" not in d
-                 for n in names if n.endswith(".py") and os.path.join(d, n) not in loaded)
+                 for n in names if n.endswith(".py") and os.path.join(d, n) not in loaded
+                 and not before_start(os.path.join(d, n)))
 compiled = []
 sys.addaudithook(lambda event, args: event == "compile" and compiled.append(str(args[1])))
 pending`).toJs()"""
@@ -184,3 +193,36 @@ def test_the_modules_the_first_table_did_not_import_are_compiled_after_it(page):
     page.wait_for_function("() => window.__pyodideStart.precompiled !== undefined")
     assert page.evaluate("window.__pyodideStart.precompiled") == len(pending)
     assert page.evaluate(IMPORT_SOLVER_JS) == []
+
+
+# For each .py of [files]: the flags of its .pyc (3: checked against the source's hash,
+# as the loader writes them), and the sources Python compiles to get their code the way
+# an import does (SourceFileLoader.get_code: from the .pyc when it is valid).
+CODE_FROM_PYC_JS = """(paths) => window.__pyodideStart.interpreter.runPython(`
+import os, sys
+from importlib.machinery import SourceFileLoader
+from importlib.util import cache_from_source
+flags, compiled = {}, []
+sys.addaudithook(lambda event, args: event == "compile" and compiled.append(str(args[1])))
+for path in ${JSON.stringify(paths)}:
+    with open(cache_from_source(os.path.abspath(path)), "rb") as f:
+        flags[path] = f.read(8)[4]
+    SourceFileLoader("probe", os.path.abspath(path)).get_code("probe")
+[flags, [name for name in compiled if name.endswith(".py")]]
+`).toJs({dict_converter: Object.fromEntries})"""
+
+
+def test_the_first_tables_modules_are_compiled_before_web_main_imports_them(page):
+    """Before PyScript runs web/main.py, the loader compiles every module of [files], one
+    per task (not all inside web/main.py's one long import), into hash-checked .pyc files,
+    which still hold once PyScript has written the same files again: getting a module's
+    code as its import does compiles no source."""
+    table = TablePage(page, Log())
+    table.open("klondike", 7)
+    paths = [path for path in tomllib.loads((ROOT / "pyscript.toml").read_text())["files"]
+             .values() if path.endswith(".py")]
+    assert "web/controller.py" in paths
+    assert page.evaluate("window.__pyodideStart.precompiledFirst") == len(paths)
+    flags, compiled = page.evaluate(CODE_FROM_PYC_JS, paths)
+    assert set(flags.values()) == {3}, flags
+    assert compiled == []

@@ -159,6 +159,7 @@ export async function loadPyodide(options = {}) {
   const later = addLaterFiles(pyodide, await laterFiles);
   if (laterEarly) later.write(await laterEarly, "early");
   whenReady(() => later.background().finally(() => precompileLater(pyodide)), 0);
+  if (report.snapshot !== "restored") await precompileFirst(pyodide, await appFiles);
   await pageScriptsRan();
   handOverAppFiles(await appFiles);
   // For tests and the benchmark: the interpreter itself (not enumerable: the report
@@ -548,6 +549,69 @@ function addLaterFiles(pyodide, pairs) {
   return { write, background };
 }
 
+// Python compiles each of the app's modules from source when it is first imported, and
+// web/main.py imports those the first table needs in one go: on a slow phone, one task of
+// seconds. So before PyScript writes the app's files ([files]) and runs web/main.py, each
+// of its modules is written and compiled here, one per task, and its bytecode put in
+// __pycache__, where the import finds it: the same work, in pieces between which the page
+// can paint and take input. Hash-checked .pyc files (the import checks the source's hash),
+// as PyScript then writes the same files again and a new mtime would make a timestamped
+// .pyc stale. Not for a restored snapshot, whose modules are imported already. A file
+// that fails here is simply compiled by its import. report.precompiledFirst: how many.
+const PRECOMPILE_FIRST = `
+import os
+from importlib import _bootstrap_external as external
+from importlib.util import source_hash
+
+
+def precompile_checked(path):
+    """Write the hash-checked bytecode of the source at path; False if it fails."""
+    try:
+        with open(path, "rb") as f:
+            source = f.read()
+        code = compile(source, path, "exec", dont_inherit=True)
+        cached = external.cache_from_source(path)
+        os.makedirs(os.path.dirname(cached), exist_ok=True)
+        with open(cached, "wb") as f:
+            f.write(external._code_to_hash_pyc(code, source_hash(source), True))
+        return True
+    except Exception:
+        return False
+`;
+
+async function precompileFirst(pyodide, early) {
+  let compile;
+  try {
+    const namespace = pyodide.globals.get("dict")();
+    pyodide.runPython(PRECOMPILE_FIRST, { globals: namespace });
+    compile = namespace.get("precompile_checked");
+    namespace.destroy();
+  } catch {
+    return;
+  }
+  const home = pyodide.FS.cwd();
+  let compiled = 0;
+  for (const [url, path] of configPairs(await configText, CONFIG_URL)) {
+    const download = early.get(url);
+    if (!path.endsWith(".py") || !download) continue;
+    try {
+      const response = await download;
+      if (!response.ok) continue;
+      // A copy: the response itself goes to PyScript (handOverAppFiles).
+      const bytes = new Uint8Array(await response.clone().arrayBuffer());
+      const full = `${home}/${path}`;
+      pyodide.FS.mkdirTree(full.slice(0, full.lastIndexOf("/")));
+      pyodide.FS.writeFile(full, bytes);
+      if (compile(full)) compiled += 1;
+    } catch {
+      continue; // its import compiles it
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  compile.destroy();
+  report.precompiledFirst = compiled;
+}
+
 // The app's modules that the first table does not import (the solver above all, which
 // the table's first look at the position imports) are compiled from source when first
 // imported: for the solver, one task of about a third of a second, just as the player
@@ -563,14 +627,16 @@ from importlib import _bootstrap_external as external
 
 
 def pending():
-    """The .py files in the working folder's packages (the app's) no module came from."""
+    """The .py files in the working folder's packages (the app's) no module came from
+    and none was compiled for before the start (precompileFirst)."""
     loaded = {getattr(m, "__file__", None) for m in list(sys.modules.values())}
     root = os.getcwd()
     for folder, folders, names in os.walk(root):
         folders[:] = sorted(f for f in folders if f != "__pycache__")
         for name in sorted(names):
             path = os.path.join(folder, name)
-            if name.endswith(".py") and path not in loaded and folder != root:
+            if (name.endswith(".py") and path not in loaded and folder != root
+                    and not os.path.exists(external.cache_from_source(path))):
                 yield path
 
 
