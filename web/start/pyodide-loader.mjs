@@ -593,7 +593,8 @@ async function precompileFirst(pyodide, early) {
   let compiled = 0;
   for (const [url, path] of configPairs(await configText, CONFIG_URL)) {
     const download = early.get(url);
-    if (!path.endsWith(".py") || !download) continue;
+    // A package's __main__ is a command line, never imported by the page.
+    if (!path.endsWith(".py") || path.endsWith("/__main__.py") || !download) continue;
     try {
       const response = await download;
       if (!response.ok) continue;
