@@ -19,7 +19,6 @@ steps (:func:`last_pass_dead`).
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Hashable
 
 from ..rules.cards import RANK_MASK
@@ -187,35 +186,40 @@ def last_pass_dead(need: int, reserve: bytes, talon: bytes, split: int, plays: i
     have = [0] * 16
     for rank in reserve:
         have[rank] += 1
-    # per rank, how many waste cards from the top down to each of its copies, top first
-    waste: list[list[int]] = [[] for _ in range(16)]
-    for i in range(split - 1, -1, -1):
-        waste[talon[i]].append(split - i)
+    in_stock = [-1] * 16  # per rank, its copies in the stock (counted when first needed)
     short = [0] * 16  # per rank, the copies that must have left the talon by this play
+    within = [0] * 16  # per rank, its copies in the top of the waste that must have left
     shorts: list[int] = []  # the ranks with some
     top = 0  # the waste cards, from its top, that must have left by this play
+    extra = 0  # the copies still needed from outside that top: the sum of short - within
     play = 0
     for rank in _ORDER[need][:plays]:
         play += 1
         if have[rank]:
             have[rank] -= 1
             continue
-        if not short[rank]:
+        card = _BYTE[rank]
+        count = short[rank] = short[rank] + 1
+        if count == 1:
             shorts.append(rank)
-        short[rank] += 1
-        deep = short[rank] - talon.count(_BYTE[rank], split)  # copies from the waste
-        if deep > 0:
-            copies = waste[rank]
-            if deep > len(copies):
-                return True
-            if copies[deep - 1] > top:
-                top = copies[deep - 1]
-        cards = top
-        for each in shorts:
-            more = short[each] - bisect_right(waste[each], top)
-            if more > 0:
-                cards += more
-        if cards > play:
+            within[rank] = talon.count(card, split - top, split)
+            in_stock[rank] = talon.count(card, split)
+        deep = count - in_stock[rank]  # copies from the waste, the shallowest ones
+        if deep > 0 and deep > within[rank]:
+            at = split
+            for _ in range(deep):
+                at = talon.rfind(card, 0, at)
+                if at < 0:
+                    return True
+            top = split - at
+            extra = 0
+            for each in shorts:
+                inside = within[each] = talon.count(_BYTE[each], at, split)
+                if short[each] > inside:
+                    extra += short[each] - inside
+        elif count > within[rank]:
+            extra += 1
+        if top + extra > play:
             return True
     return False
 
