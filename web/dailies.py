@@ -1,8 +1,9 @@
 """The daily deal at the table: found on the device in slices, kept per date and variant.
 
-The daily deal of a date is searched for (engine/solver/daily.py), which takes from a
-few to some thousands of solver positions, so the page never waits for it on the way to
-the first table and never in one long task:
+The daily deal of a date is read from its game's table found ahead, or, for a date no
+table covers, searched for (engine/solver/daily.py), which takes from a few to some
+tens of thousands of solver positions; so the page never waits for it on the way to the
+first table and never in one long task:
 
 - ``daily_find`` (``{variant, date, ms}``) runs one slice of the search for that daily
   and answers ``{"event": "daily_find", "found": bool, "deal": int | None, ...}``; the

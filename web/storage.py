@@ -36,6 +36,8 @@ Keys (besides "schema"):
                 "level": {variant: "easy" | "medium" | "hard"}}
     game, game.<n>   the game in progress (web/saves.py)
     stats      {"variants": {variant: {...}}, "games": [...], "epoch": str} (web/stats.py)
+    dailies    {"budgets": {variant: int}, "deals": {variant: {date: deal}}}, daily deals
+               found on this device (web/dailies.py; a cache, dropped when unusable)
 """
 
 from __future__ import annotations
