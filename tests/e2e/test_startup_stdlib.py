@@ -214,9 +214,9 @@ for path in ${JSON.stringify(paths)}:
 
 def test_the_first_tables_modules_are_compiled_before_web_main_imports_them(page):
     """Before PyScript runs web/main.py, the loader compiles every module of [files] (but
-    a package's __main__, a command line), one per task (not all inside web/main.py's one long import), into hash-checked .pyc files,
-    which still hold once PyScript has written the same files again: getting a module's
-    code as its import does compiles no source."""
+    a package's __main__, a command line), one per task (not all inside web/main.py's one
+    long import), into hash-checked .pyc files, which still hold once PyScript has written
+    the same files again: getting a module's code as its import does compiles no source."""
     table = TablePage(page, Log())
     table.open("klondike", 7)
     paths = [path for path in tomllib.loads((ROOT / "pyscript.toml").read_text())["files"]
