@@ -94,9 +94,10 @@ def test_the_inline_style_block_is_allowed_by_its_hash():
 
 
 def test_the_early_downloads_start_before_the_module_scripts():
-    """web/start/early.js (a classic script, so it runs where it stands) starts the wasm compile
-    and the standard library's download that web/start/pyodide-loader.mjs and bench/ use."""
-    early = MARKUP.index('<script src="./web/start/early.js"></script>')
+    """web/start/early.js (a classic async script: it runs as soon as it arrives, before the
+    module scripts, which wait for the whole page) starts the wasm compile and the standard
+    library's download that web/start/pyodide-loader.mjs and bench/ use."""
+    early = MARKUP.index('<script async src="./web/start/early.js"></script>')
     assert early < MARKUP.index('<script type="module"')
     text = (ROOT / "web" / "start" / "early.js").read_text()
     assert "window.ppPyodideWasm =" in text and "window.ppStdlib =" in text
