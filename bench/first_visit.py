@@ -180,7 +180,8 @@ def visit(p, url: str, profile: tuple[float, float, float], base: str,
                 print("\n".join(wire.waterfall(origin, base)))
                 print("  start-up marks (ms): " + ", ".join(
                     f"{name} {at:.0f}" for name, at in sorted(
-                        ((k, v) for k, v in marks.items() if isinstance(v, float)),
+                        ((k, v) for k, v in marks.items()
+                         if isinstance(v, (int, float)) and not isinstance(v, bool)),
                         key=lambda kv: kv[1])))
             if files:
                 print("  bytes before playable, per file:")

@@ -156,10 +156,14 @@ export async function loadPyodide(options = {}) {
   // start takes the main thread (restoring a snapshot is one long task).
   if (document.documentElement.dataset.picture) await painted();
   const pyodide = await startPython(options);
+  performance.mark("pp:python"); // start-up stages, read by bench/
   const later = addLaterFiles(pyodide, await laterFiles);
   if (laterEarly) later.write(await laterEarly, "early");
   whenReady(() => later.background().finally(() => precompileLater(pyodide)), 0);
-  if (report.snapshot !== "restored") await precompileFirst(pyodide, await appFiles);
+  if (report.snapshot !== "restored") {
+    await precompileFirst(pyodide, await appFiles);
+    performance.mark("pp:precompiled");
+  }
   await pageScriptsRan();
   handOverAppFiles(await appFiles);
   // For tests and the benchmark: the interpreter itself (not enumerable: the report
