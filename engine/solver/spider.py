@@ -60,8 +60,9 @@ class Weights(NamedTuple):
     """The score's weights: per face-down card, per face-up card on a card that is not
     its successor, per face-up card on a successor of another suit, per empty column
     (taken off), per stock card, the positions per level that cost one point (0: no such
-    cost), and whether the most promising move of a position is searched first among
-    equal scores (else last, as the one-suit games have always done)."""
+    cost), whether the most promising move of a position is searched first among
+    equal scores (else last, as the one-suit games have always done), and whether runs of
+    several suits move as one step (:meth:`SpiderSpace.through`)."""
 
     down: int
     loose: int
@@ -70,6 +71,7 @@ class Weights(NamedTuple):
     stock: int
     quota: int
     promising_first: bool = True
+    through: bool = False
 
 
 # by (suits, relaxed)
@@ -78,7 +80,7 @@ WEIGHTS = {
     (1, True): Weights(6, 3, 3, 6, 3, 0, promising_first=False),
     (2, False): Weights(6, 3, 3, 6, 2, 0, promising_first=False),
     (2, True): Weights(6, 3, 3, 6, 2, 0, promising_first=False),
-    (4, False): Weights(6, 3, 3, 6, 0, 150),
+    (4, False): Weights(6, 3, 3, 6, 0, 150, through=True),
     (4, True): Weights(6, 3, 3, 6, 0, 50),
 }
 
@@ -95,6 +97,7 @@ class SpiderSpace(Space[Node]):
         w = weights or WEIGHTS[rules.suits, rules.relaxed]
         self._weights = w
         self._column_scores: dict[bytes, int] = {}
+        self._pieces: dict[bytes, tuple[int, ...]] = {}  # column -> _pieces(column)
         self._level_nodes = [0] * _LEVELS
         self._stock: bytes = b""
         if not _MOVES:
@@ -106,7 +109,8 @@ class SpiderSpace(Space[Node]):
 
     def release(self) -> list[Table]:
         scores, self._column_scores = self._column_scores, {}
-        return [scores]
+        pieces, self._pieces = self._pieces, {}
+        return [scores, pieces]
 
     def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:
         """The search's root: ``state`` as a :data:`Node` (the stock's cards kept aside)."""
@@ -163,7 +167,8 @@ class SpiderSpace(Space[Node]):
             elif not col[-1] & DOWN:
                 onto[(col[-1] & RANK_MASK) - 1].append(d)
         first_empty = -1
-        scored: list[tuple[int, int, int, int]] = []
+        # (priority, -src, -count, -dst), and for a macro its index in ``macros``
+        scored: list[tuple[int, ...]] = []
         for s in range(COLUMNS):
             src = cols[s]
             n = len(src)
@@ -216,6 +221,9 @@ class SpiderSpace(Space[Node]):
                 if whole or under & DOWN or (under & RANK_MASK) != rank + 1 or (
                         same_suit and (under & SUIT_MASK) != (moved & SUIT_MASK)):
                     break  # the movable group ends here
+        macros: list[tuple[Move, ...]] = []
+        if same_suit and self._weights.through:
+            skipped = self.through(cols, onto, empty, pruned, scored, macros) or skipped
         scored.sort(reverse=not self._weights.promising_first)
         out: list[tuple[tuple[Move, ...], Node]] = []
         runs = self._runs
@@ -229,8 +237,9 @@ class SpiderSpace(Space[Node]):
                     new[i] = _flip(col[:-KING])
                     gone += 1
             out.append(((DEAL,), (tuple(new), stock - COLUMNS, gone)))
-        for _, s, k, d in scored:
-            s, k, d = -s, -k, -d
+        for entry in scored:
+            s, k, d = -entry[1], -entry[2], -entry[3]
+            macro = macros[entry[4]] if len(entry) > 4 else (_MOVES[s, d, k],)
             new = list(cols)
             src = cols[s]
             new[s] = _flip(src[:-k])
@@ -239,8 +248,109 @@ class SpiderSpace(Space[Node]):
             if col[-KING:] in runs:
                 new[d] = _flip(col[:-KING])
                 gone += 1
-            out.append(((_MOVES[s, d, k],), (tuple(new), stock, gone)))
+            out.append((macro, (tuple(new), stock, gone)))
         return out, skipped
+
+    def through(self, cols: tuple[bytes, ...], onto: list[list[int]], empty: list[int],
+                pruned: bool, scored: list[tuple[int, ...]], macros: list[tuple[Move, ...]]
+                ) -> bool:
+        """Macro steps that move a descending run of several suits, which the rules move
+        one same-suit piece at a time: the upper pieces wait on other columns (each on a
+        card one rank above its lowest card, or in an empty column), the lowest piece
+        moves, and the waiting pieces follow it in turn. The columns that lent a place end
+        as they were, so the step's position does not depend on which lent it: one macro
+        per source, cut and destination. Only macros that turn a card over, empty a column
+        or put the run on a card of its own suit are made. Appends their entries to
+        ``scored`` (as :meth:`steps` lists moves, with an index into ``macros``); returns
+        whether the pruned pass left one out."""
+        skipped = False
+        memo = self._pieces
+        for s in range(COLUMNS):
+            src = cols[s]
+            n = len(src)
+            if not n or src[-1] & DOWN:
+                continue
+            pieces = memo.get(src)
+            if pieces is None:
+                pieces = memo[src] = _pieces(src)
+            k = 0
+            for t, size in enumerate(pieces):  # pieces 0..t move, piece t the lowest
+                k += size
+                if not t:
+                    continue
+                whole = k == n
+                bottom = src[-k]
+                under = 0 if whole else src[-k - 1]
+                for d in onto[bottom & RANK_MASK] + empty if empty else onto[bottom & RANK_MASK]:
+                    top = cols[d]
+                    if not (under & DOWN or whole or (
+                            top and (top[-1] & SUIT_MASK) == (bottom & SUIT_MASK))):
+                        continue  # turns no card, empties no column, joins no suit
+                    priority = 45 if under & DOWN else 0
+                    if top:
+                        priority += 30 + k if (top[-1] & SUIT_MASK) == (bottom & SUIT_MASK) else 5
+                    elif whole:
+                        continue  # a whole column into an empty one only renames it
+                    elif pruned and d != empty[0]:
+                        skipped = True
+                        continue  # one empty column stands for all
+                    else:
+                        priority -= 30
+                    if whole:
+                        priority += 40
+                    macro = self._parked(cols, src, s, d, pieces[:t + 1], onto, empty)
+                    if macro is not None:
+                        scored.append((priority, -s, -k, -d, len(macros)))
+                        macros.append(macro)
+        return skipped
+
+    def _parked(self, cols: tuple[bytes, ...], src: bytes, s: int, d: int,
+                pieces: tuple[int, ...], onto: list[list[int]], empty: list[int]
+                ) -> tuple[Move, ...] | None:
+        """The moves that carry ``pieces`` (sizes, top first) from column ``s`` to ``d``,
+        the upper ones waiting on other columns, or None when they find no places."""
+        used = {s, d}
+        places: list[int] = []
+        depth = 0
+        for size in pieces[:-1]:
+            depth += size
+            low = src[-depth]
+            place = -1
+            for c in onto[low & RANK_MASK]:
+                # (a waiting piece must not complete a run: it would be cleared)
+                if c not in used and (cols[c] + src[-depth:][:size])[-KING:] not in self._runs:
+                    place = c
+                    break
+            if place < 0:
+                place = next((c for c in empty if c not in used), -1)
+                if place < 0:
+                    return None
+            used.add(place)
+            places.append(place)
+        moves = [_MOVES[s, place, size] for place, size in zip(places, pieces, strict=False)]
+        moves.append(_MOVES[s, d, pieces[-1]])
+        moves += [_MOVES[place, d, size] for place, size in
+                  zip(reversed(places), reversed(pieces[:-1]), strict=True)]
+        return tuple(moves)
+
+
+def _pieces(col: bytes) -> tuple[int, ...]:
+    """The sizes of the same-suit pieces of ``col``'s top descending run, top first; empty
+    when that run is of one suit (the rules move it whole already)."""
+    pieces: list[int] = []
+    size = 1
+    i = len(col) - 1
+    while i > 0:
+        below, card = col[i - 1], col[i]
+        if below & DOWN or (below & RANK_MASK) != (card & RANK_MASK) + 1:
+            break
+        if (below & SUIT_MASK) != (card & SUIT_MASK):
+            pieces.append(size)
+            size = 0
+        size += 1
+        i -= 1
+    pieces.append(size)
+    return tuple(pieces) if len(pieces) > 1 else ()
 
 
 def _flip(col: bytes) -> bytes:
