@@ -340,3 +340,30 @@ def test_a_hint_to_turn_the_stock_slides_a_ghost_of_its_card_onto_the_waste(movi
     moving.act("stock")  # where the card really lands is where the ghost came to rest
     card = box_of(moving, '[data-pile="waste"] > [data-card]')
     assert all(abs(a - b) < 1.5 for a, b in zip(boxes[-1], card, strict=True)), (boxes[-1], card)
+
+
+def test_a_new_deal_names_itself_in_the_address_bar_before_the_table_changes(moving):
+    """The address bar is set while the table still shows the deal before: the browser
+    lays the page out for it, which after the table's change would be the whole table's
+    restyle and layout inside the intent rather than in the next frame."""
+    moving.open("klondike", 5)
+    before = moving.piles()
+    seen = moving.page.evaluate("""() => {
+        const piles = () => Object.fromEntries([...document.querySelectorAll('[data-pile]')]
+            .map((p) => [p.dataset.pile, [...p.children].map((c) => c.dataset.card)]));
+        const replace = history.replaceState;
+        let table = null;
+        history.replaceState = function (...args) {
+            table = piles();
+            return replace.apply(this, args);
+        };
+        try {
+            window.ppTable.act('new', { variant: 'klondike', seed: 6 });
+        } finally {
+            history.replaceState = replace;
+        }
+        return [table, location.search];
+    }""")
+    assert seen == [before, "?game=klondike&deal=6"]
+    settle(moving)
+    moving.check(engine.new_game("klondike", 6))

@@ -439,6 +439,13 @@ export class Ui {
 
   // -- status ---------------------------------------------------------------------------
 
+  // The address bar for a render, before the table changes: the browser lays the page
+  // out for a same-document navigation, which on a table just changed would be a whole
+  // restyle and layout inside the player's intent instead of in the next frame.
+  address(payload) {
+    if (!payload.link) showDeal(payload.variant, payload.seed, payload.daily || "");
+  }
+
   render(payload) {
     if (payload.deal_range) this.dealRange = payload.deal_range;
     this.variant = payload.variant;

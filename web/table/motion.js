@@ -159,7 +159,10 @@ export class Motion {
   fly(el, from, to, { turn = "", k = pace(), delay = 0, ms = MS.move, through = true,
     above = 0 } = {}) {
     if (!k || (near(from, to) && !turn)) return;
-    if (above) el.style.setProperty("--above", above);
+    if (above) { // its own z-index, not an inherited custom property: nothing inside restyles
+      if (el.ppZ === undefined) el.ppZ = el.style.zIndex;
+      el.style.zIndex = String(500 + above);
+    }
     const timing = { duration: ms * k, delay: delay * k, fill: "backwards", easing: EASE };
     let frames = [{ transform: at(from) }, { transform: at(to) }];
     if (turn) {
@@ -225,7 +228,8 @@ export class Motion {
     if (anim.ppBack) anim.ppBack.remove();
     if (el.ppFlights <= 0) {
       el.classList.remove("flying");
-      el.style.removeProperty("--above");
+      if (el.ppZ !== undefined) el.style.zIndex = el.ppZ; // (a Spider run's own order)
+      el.ppZ = undefined;
     }
     if (this.busy || !this.waiting.length) return;
     if (ended) setTimeout(() => this.release(), 0);

@@ -112,6 +112,7 @@ class App {
   }
 
   apply(payload) {
+    this.ui.address(payload); // first: it lays the page out (render() finds it done)
     const prev = this.payload;
     if (payload.settings) this.settings = payload.settings;
     payload.settings = this.settings;
