@@ -107,3 +107,56 @@ def test_the_last_pass_bound_never_calls_a_winnable_position_dead() -> None:
                 outcomes.append(expected)
     assert claimed >= 20
     assert len(outcomes) == 40 and 5 <= sum(outcomes) <= 35
+
+
+def counted_plainly(need: int, reserve: bytes, talon: bytes, split: int, plays: int) -> bool:
+    """docs/solver.md §10.5's count, worked out afresh at every play: the bound's meaning,
+    against which its incremental form is checked."""
+    ranks: list[int] = []
+    rank = need
+    while len(ranks) < plays:
+        ranks.append(rank)
+        rank = engine.rules.doublets.doubled(rank)
+    waste = talon[:split][::-1]  # top first
+    for play in range(1, plays + 1):
+        short = {}
+        for r in ranks[:play]:
+            short[r] = short.get(r, 0) + 1
+        for r in set(reserve):
+            if r in short:
+                short[r] = max(0, short[r] - reserve.count(r))
+        top = 0
+        for r, count in short.items():
+            deep = count - talon[split:].count(r)
+            if deep > 0:
+                depths = [i + 1 for i, card in enumerate(waste) if card == r]
+                if deep > len(depths):
+                    return True
+                top = max(top, depths[deep - 1])
+        cards = top + sum(max(0, count - waste[:top].count(r)) for r, count in short.items())
+        if cards > play:
+            return True
+    return False
+
+
+def test_the_last_pass_bound_counts_as_its_plain_statement_does() -> None:
+    """The bound is the solver's hot loop, so it keeps its counts as it goes; on positions
+    met in play and on random talons it answers as the count worked out afresh at every
+    play, calling some dead and some not."""
+    rng = random.Random("doublets-count")
+    cases = []
+    for _ in range(200):
+        game = last_pass(doublets_position(rng, 1, 40))
+        _, (size, need, reserve, talon, split, _, _) = DoubletsSpace(game.rules).settle(
+            game.state)
+        cases.append((need, reserve, talon, split, WON - size))
+    for _ in range(3000):  # ranks of a pack, four of each, dealt at random
+        ranks = [rank for rank in range(1, 14) for _ in range(4)]
+        rng.shuffle(ranks)
+        length = rng.randint(0, 44)
+        talon, reserve = bytes(ranks[:length]), bytes(ranks[length:length + 7])
+        cases.append((rng.randint(1, 12), reserve, talon, rng.randint(0, length),
+                      rng.randint(0, 30)))
+    answers = [last_pass_dead(*case) for case in cases]
+    assert answers == [counted_plainly(*case) for case in cases]
+    assert 100 <= sum(answers) <= len(cases) - 100
