@@ -29,8 +29,11 @@ that join cards of one suit, and last the moves that only break a run apart or s
 a run into an empty column; the deal before every tableau move. The one- and two-suit games
 use the reverse order and no level cost (docs/solver.md §8 says why).
 
-The complete pass takes every legal move, so a "lost" answer is sound: the score and
-the order only decide which positions come first. The pruned pass (a guess, never used
+In four-suit Spider a descending run of several suits also moves as one macro step
+(:meth:`SpiderSpace.through`): the moves that carry it piece by piece, the upper pieces
+waiting on other columns. The complete pass takes every legal move as well, so a "lost"
+answer is sound: the macros, the score and the order only decide which positions come
+first. The pruned pass (a guess, never used
 to prove a loss) leaves out moves that break a same-suit run, that carry a card from one
 other-suit card to another, that move a whole column into an empty one, and moves into
 an empty column other than the first one.
