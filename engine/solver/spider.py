@@ -29,7 +29,7 @@ that join cards of one suit, and last the moves that only break a run apart or s
 a run into an empty column; the deal before every tableau move. The one- and two-suit games
 use the reverse order and no level cost (docs/solver.md §8 says why).
 
-In four-suit Spider a descending run of several suits also moves as one macro step
+A descending run of several suits may also move as one macro step
 (:meth:`SpiderSpace.through`): the moves that carry it piece by piece, the upper pieces
 waiting on other columns. The complete pass takes every legal move as well, so a "lost"
 answer is sound: the macros, the score and the order only decide which positions come
@@ -83,7 +83,7 @@ WEIGHTS = {
     (1, True): Weights(6, 3, 3, 6, 3, 0, promising_first=False),
     (2, False): Weights(6, 3, 3, 6, 2, 0, promising_first=False),
     (2, True): Weights(6, 3, 3, 6, 2, 0, promising_first=False),
-    (4, False): Weights(6, 3, 3, 6, 0, 150, through=True),
+    (4, False): Weights(6, 3, 3, 6, 0, 150),  # through: fewer positions, more CPU
     (4, True): Weights(6, 3, 3, 6, 0, 50),
 }
 

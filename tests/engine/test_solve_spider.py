@@ -19,7 +19,7 @@ from engine.rules.moves import Move
 from engine.rules.spider import COLUMNS, DEAL, STOCK
 from engine.rules.state import State
 from engine.rules.variants import rules_for
-from engine.solver.spider import SpiderSpace, Weights
+from engine.solver.spider import WEIGHTS, SpiderSpace, Weights
 from tests.engine.helpers import check_against_brute_force
 
 
@@ -158,10 +158,11 @@ def test_deals_win_and_replay() -> None:
         assert check.status == "won"
 
 
-def test_a_run_of_several_suits_moves_as_one_step_through_a_free_place() -> None:
+def test_a_run_of_several_suits_moves_as_one_step_through_a_free_place(monkeypatch) -> None:
     """docs/solver.md §8.6: in four-suit Spider a descending run of two suits moves as one
     step (its upper piece waits on a card one rank higher, then follows); the step's moves
     replay under the engine's rules, and without a place to wait there is no such step."""
+    monkeypatch.setitem(WEIGHTS, (4, False), WEIGHTS[4, False]._replace(through=True))
     piles = seven_cleared()
     piles["t0"] = [text(KING, 2, down=True), text(8, 0), text(7, 1)]  # 8S 7H on a face-down KD
     piles["t1"] = [text(9, 0)]  # 9S: the run joins its suit
@@ -205,12 +206,13 @@ def mixed_endgame(rng: random.Random) -> Game:
     return engine.from_position("spider-4", piles)
 
 
-def test_answers_with_runs_of_several_suits_agree_with_a_brute_force_search() -> None:
+def test_answers_with_runs_of_several_suits_agree_with_a_brute_force_search(monkeypatch) -> None:
     """With the macro steps of §8.6 on, on random four-suit endgames whose runs are of
     mixed suits the solver agrees with a search of every legal move over exact states
     (positions too big for it are skipped), wins replayed. (Such endgames, with columns
     free, are all won; a macro only adds steps, so it cannot make a loss: the losses are
     checked by test_solver.py's brute-force test.)"""
+    monkeypatch.setitem(WEIGHTS, (4, False), WEIGHTS[4, False]._replace(through=True))
     rng = random.Random("spider-mixed")
     outcomes = []
     while len(outcomes) < 6:
