@@ -44,7 +44,20 @@ class LocalStorage:
         return [str(js.key(i)) for i in range(int(js.length))]
 
 
-def main() -> None:
+def table_script_ran():
+    """An awaitable of web/table/table.js having run. The page's module scripts load side by
+    side, and with the runtime warm Python can be up before the table's script is evaluated:
+    starting then would fail the page for want of ``window.ppTable``."""
+    import asyncio
+
+    from pyodide.ffi import create_once_callable
+
+    ran = asyncio.get_event_loop().create_future()
+    window.addEventListener("pp:table", create_once_callable(lambda _event: ran.set_result(None)))
+    return ran
+
+
+async def main() -> None:
     # Imported here, so that an engine that fails to import shows on the loading screen.
     from pyodide.ffi import create_proxy
 
@@ -75,6 +88,8 @@ def main() -> None:
         # The link has done its work: a reload resumes the autosave, not the link's deal.
         # A link still waiting for the player's answer stays, so a reload asks again.
         window.history.replaceState(None, "", window.location.pathname)
+    if not hasattr(window, "ppTable"):
+        await table_script_ran()
     window.ppTable.start(bridge, json.dumps(first, separators=(",", ":")))
     # Everything alive now (the interpreter, the engine, this module) lives as long as the
     # page: take it out of the collector's sight, so that a full collection during play
@@ -83,7 +98,7 @@ def main() -> None:
 
 
 try:
-    main()
+    await main()  # noqa: F704, PLE1142 - PyScript runs this file with top-level await
 except Exception as error:
     fail(error)
     raise

@@ -251,3 +251,5 @@ window.ppTable = {
   // Returns the controller's answer (a render payload, or e.g. the stats for "stats").
   act: (kind, data) => app.call(kind, data || {}),
 };
+// web/main.py waits for this when Python came up before this script ran.
+window.dispatchEvent(new Event("pp:table"));
