@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import json
+
 import engine
 from engine import Move
 from tests.e2e.table_helpers import _desk, _table, first_move  # noqa: F401 (fixtures)
@@ -190,7 +192,18 @@ def test_winnable_only_is_greyed_out_for_a_game_without_a_list(table):
     bare = "doublets"
     listed = f"**/engine/solver/data/winnable-{bare}.txt"
     page = table.page
-    page.route(listed, lambda route: route.fulfill(status=200, body="# no deals yet\n"))
+    empty = "# no deals yet\n"
+    bundle = "**/files_after_start.json"  # the solver's files in one, for an early import
+
+    def emptied_in_bundle(route) -> None:
+        files = json.loads(route.fetch().text())
+        for path in files:
+            if path.endswith(f"winnable-{bare}.txt"):
+                files[path] = empty
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(files))
+
+    page.route(listed, lambda route: route.fulfill(status=200, body=empty))
+    page.route(bundle, emptied_in_bundle)
     page.evaluate(FORGET_SW_JS)  # so that the page itself fetches the list, as on a first visit
     try:
         table.goto(fresh=True)
@@ -200,6 +213,7 @@ def test_winnable_only_is_greyed_out_for_a_game_without_a_list(table):
         table.close_dialogs()
     finally:
         page.unroute(listed)
+        page.unroute(bundle)
     table.goto(fresh=True)
     open_menu_on(table, bare)
     assert table.page.locator("#menu-winnable").is_enabled()
