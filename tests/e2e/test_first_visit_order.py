@@ -14,18 +14,10 @@ import urllib.parse
 import pytest
 
 from tests.e2e.conftest import ROOT, watch, watch_page
+from tests.e2e.test_first_visit_solver_later import MARK_READY_JS, READY
 
 pytestmark = pytest.mark.e2e
 
-READY = "(data-app ready)"
-MARK_READY_JS = """
-new MutationObserver((_, observer) => {
-  if (document.documentElement?.dataset.app === "ready") {
-    observer.disconnect();
-    window.ppReadyMark();
-  }
-}).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-app"] });
-"""
 WASM = "/vendor/pyodide/pyodide.asm.wasm"
 STDLIB = "/vendor/pyodide/python_stdlib_compiled.zip"
 # What a start needs only after the first table, or never on a first visit.
