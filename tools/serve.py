@@ -298,6 +298,13 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
+    def handle_error(self, request, client_address) -> None:
+        """A browser that drops a kept-alive connection (a navigation, a closed test page)
+        is normal here; only other errors deserve the standard traceback."""
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
 
 def make_server(root: Path = ROOT, host: str = "127.0.0.1", port: int = 8000,
                 quiet: bool = False, compress: bool = True) -> Server:

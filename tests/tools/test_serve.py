@@ -275,3 +275,25 @@ def test_the_rendered_service_worker_is_gzipped_when_accepted():
     assert response.getheader("Vary") == "Accept-Encoding"
     assert gzip.decompress(body) == plain_body == render_service_worker(ROOT)
     assert plain.getheader("Content-Encoding") is None
+
+
+def _report(server, error: BaseException) -> None:
+    """Have the server report `error` as if a request handler had raised it."""
+    try:
+        raise error
+    except BaseException:
+        server.handle_error(None, ("127.0.0.1", 1))
+
+
+@pytest.mark.parametrize("error", [ConnectionResetError(104, "reset"), BrokenPipeError(32, "pipe")])
+def test_a_browser_dropping_its_connection_prints_no_traceback(tmp_path, capsys, error):
+    server, _ = start_server(tmp_path)
+    try:
+        _report(server, error)
+        _report(server, ValueError("a real fault"))
+    finally:
+        server.shutdown()
+        server.server_close()
+    err = capsys.readouterr().err
+    assert type(error).__name__ not in err
+    assert "ValueError: a real fault" in err
