@@ -1,6 +1,7 @@
 """Frame times of the table's motion on a phone profile: a Klondike finish and ordinary moves.
 
     .venv/bin/python bench/motion.py [--throttle 4] [--moves 40] [--speed normal] [--url URL]
+    .venv/bin/python bench/motion.py --trace [--throttle 4]
 
 It serves the repository (tools/serve.py on a free 127.0.0.1 port) unless --url is given,
 opens headless Chromium at a phone's size (390x844, touch, device scale 3) with the CPU
@@ -11,6 +12,8 @@ time between animation frames (requestAnimationFrame deltas) while:
   finish's cascade (52 cards flying one after another), then is undone (52 cards back);
   --rounds times;
 - deal: --rounds new Klondike deals (28 cards dealt out from the stock);
+- spider: --rounds new one-suit Spider deals (54 cards dealt out), each followed by
+  sp-stock: a deal from its stock (a card onto each of the 10 columns);
 - moves: --moves ordinary moves of a Klondike deal (the engine's heuristic hint on a
   CPython twin, sent through the page's intent API, the stock when it says so), each
   followed by the time its animation takes.
@@ -22,6 +25,15 @@ of n such periods drops n - 1 of them), the main thread's tasks over 50 ms from 
 intent on (the Long Tasks API; the intent's own task included), with the machine's load
 average when it ended (a shared machine's figures mean little under load). Budgets: a
 frame every 16.7 ms, no task over 50 ms. It asserts nothing.
+
+With --trace it runs one of each (a finish, its undo, a Klondike deal, three moves, a
+Spider deal and a deal from its stock) under Chromium's tracing and prints, besides the
+frames, where the page's main thread spent its time in thread CPU time (which a busy
+machine stretches far less than the wall clock): per frame, by kind of work (script,
+style, layout, paint, commit, gc) and by trace event; its three longest tasks; the style
+recalcs and the elements they styled; the other threads' CPU per frame; and what the
+page's MutationObservers (PyScript's among them) were called for. MOTION_TRACE_DIR=dir
+keeps each trace there (dir/finish.json, ...) for chrome://tracing or Perfetto.
 """
 
 from __future__ import annotations
@@ -174,6 +186,15 @@ def deals(page, rounds: int, seed: int) -> Run:
     return run
 
 
+def spider_deals(page, rounds: int, seed: int) -> tuple[Run, Run]:
+    """New one-suit Spider deals, each followed by a deal from its stock."""
+    dealt, stock = Run("spider"), Run("sp-stock")
+    for i in range(rounds):
+        dealt.add(page, "new", variant="spider-1", seed=seed + 1 + i)
+        stock.add(page, "stock")
+    return dealt, stock
+
+
 def ordinary_moves(page, count: int, seed: int) -> Run:
     game = engine.new_game("klondike", seed)
     run = Run("moves")
@@ -189,6 +210,182 @@ def ordinary_moves(page, count: int, seed: int) -> Run:
     return run
 
 
+# Every MutationObserver's callbacks counted and timed in the page (installed before any
+# script runs): what the document's observers (PyScript's among them) cost while cards fly.
+COUNT_MUTATIONS_JS = """(() => {
+  const Native = window.MutationObserver;
+  window.__mo = { calls: 0, records: 0, ms: 0 };
+  window.MutationObserver = class extends Native {
+    constructor(callback) {
+      super((records, observer) => {
+        const t0 = performance.now();
+        try { return callback(records, observer); } finally {
+          window.__mo.calls += 1;
+          window.__mo.records += records.length;
+          window.__mo.ms += performance.now() - t0;
+        }
+      });
+    }
+  };
+})();"""
+TRACE_CATEGORIES = [
+    "toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "v8",
+    "v8.execute", "blink", "cc", "gpu", "viz", "disabled-by-default-devtools.timeline.frame",
+]
+# Main-thread trace events by the kind of work, from their names (Blink's own among them:
+# Document::recalcStyle, LocalFrameView::performLayout, PaintArtifactCompositor::Update).
+KIND_WORDS = [
+    ("gc", ("GC", "Sweep")),
+    ("style", ("recalcStyle", "updateStyle", "UpdateLayoutTree", "rebuildLayoutTree",
+               "RecalculateStyles", "Style")),
+    ("layout", ("Layout", "ResizeObserver", "IntersectionObserver")),
+    ("paint", ("Paint", "Layerize", "CompositingInputs", "UpdateLayer")),
+    ("commit", ("Commit", "commit")),
+    ("script", ("FunctionCall", "EvaluateScript", "TimerFire", "FireAnimationFrame",
+                "EventDispatch", "RunMicrotasks", "v8", "V8", "XHR")),
+]
+
+
+def kind_of(name: str) -> str:
+    for kind, words in KIND_WORDS:
+        if any(w in name for w in words):
+            return kind
+    return "other"
+
+
+TASK_NAMES = ("ThreadControllerImpl::RunTask", "RunTask")
+
+
+def largest(values: dict[str, float]) -> list[tuple[str, float]]:
+    return sorted(values.items(), key=lambda kv: -kv[1])
+
+
+def trace_summary(data: bytes, frames: int) -> None:
+    """Print where the renderer's main thread spent its time, in thread (CPU) time, which a
+    busy machine does not stretch as it does the wall clock: self time by kind of work and
+    by trace event, per frame; its longest tasks; style recalcs and the elements they
+    styled; the other threads' CPU time per frame."""
+    import json
+    from collections import defaultdict
+
+    events = json.loads(data)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    names = {}
+    for e in events:
+        if e.get("ph") == "M" and e.get("name") == "thread_name":
+            names[(e["pid"], e["tid"])] = e["args"]["name"]
+    spans = defaultdict(list)  # thread -> [(start, end, name, args, cpu)]
+    begun = defaultdict(list)
+    for e in events:
+        key = (e.get("pid"), e.get("tid"))
+        if e.get("ph") == "X" and "dur" in e:
+            spans[key].append((e["ts"], e["ts"] + e["dur"], e["name"], e.get("args", {}),
+                               e.get("tdur", e["dur"])))
+        elif e.get("ph") == "B":
+            begun[key].append(e)
+        elif e.get("ph") == "E" and begun[key]:
+            b = begun[key].pop()
+            cpu = e["tts"] - b["tts"] if "tts" in e and "tts" in b else e["ts"] - b["ts"]
+            spans[key].append((b["ts"], e["ts"], b["name"], b.get("args", {}), cpu))
+    mains = [k for k, n in names.items() if n == "CrRendererMain"]
+    main = max(mains, key=lambda k: sum(1 for s in spans[k] if s[2] == "FireAnimationFrame"))
+    by_kind: dict[str, float] = defaultdict(float)
+    by_name: dict[str, float] = defaultdict(float)
+    tasks = []  # (cpu ms, {kind: ms})
+    styled = []
+    stack: list[dict] = []  # open spans: end, name, cpu, children's cpu, kinds below
+
+    def close() -> None:
+        item = stack.pop()
+        own = max(0.0, item["cpu"] - item["child"]) / 1000
+        name = item["name"]
+        kind = kind_of(name)
+        by_kind[kind] += own
+        by_name[name] += own
+        for outer in stack:
+            outer["kinds"][kind] += own
+        item["kinds"][kind] += own
+        if stack:
+            stack[-1]["child"] += item["cpu"]
+        elif name in TASK_NAMES:
+            tasks.append((item["cpu"] / 1000, dict(item["kinds"])))
+
+    for start, end, name, args, cpu in sorted(spans[main], key=lambda s: (s[0], -s[1])):
+        while stack and stack[-1]["end"] <= start:
+            close()
+        if name == "UpdateLayoutTree":
+            data_ = args.get("data") or {}
+            styled.append(data_.get("elementCount") or args.get("elementCount") or 0)
+        stack.append({"end": end, "name": name, "cpu": cpu, "child": 0,
+                      "kinds": defaultdict(float)})
+    while stack:
+        close()
+    per = max(frames, 1)
+    total = sum(by_kind.values())
+    kinds = "  ".join(f"{k} {v / per:.2f}" for k, v in largest(by_kind))
+    print(f"    main thread CPU {total:6.1f} ms = {total / per:5.2f} ms/frame"
+          f" ({frames} frames): {kinds}")
+    top = "  ".join(f"{n} {v / per:.2f}" for n, v in largest(by_name)[:8])
+    print(f"    by event, ms/frame: {top}")
+    tasks.sort(key=lambda t: -t[0])
+    for cpu, kinds_ in tasks[:3]:
+        parts = " ".join(f"{k} {v:.1f}" for k, v in largest(kinds_) if v >= 0.1)
+        print(f"    task CPU {cpu:6.1f} ms: {parts}")
+    if styled:
+        print(f"    style recalcs {len(styled)}, elements {sum(styled)} (max {max(styled)} in one)")
+    busy: dict[str, float] = defaultdict(float)
+    for key, items in spans.items():
+        if key == main or key not in names:
+            continue
+        end = 0
+        for s_, e_, _n, _a, cpu in sorted(items):  # top-level spans only
+            if s_ >= end:
+                busy[names[key]] += cpu / 1000
+                end = e_
+    others = "  ".join(f"{n} {v / per:.2f}" for n, v in largest(busy)[:5] if v / per >= 0.05)
+    print(f"    other threads CPU, ms/frame: {others}")
+
+
+def traced(browser, page, name: str, kind: str, **data) -> None:
+    """One action under Chromium's tracing, with its frame figures and where the time went."""
+    before = page.evaluate("() => ({...window.__mo})")
+    browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
+    run = Run(name)
+    run.add(page, kind, **data)
+    trace = browser.stop_tracing()
+    if os.environ.get("MOTION_TRACE_DIR"):
+        Path(os.environ["MOTION_TRACE_DIR"], f"{name}.json").write_bytes(trace)
+    after = page.evaluate("() => ({...window.__mo})")
+    run.show()
+    mo = {k: after[k] - before[k] for k in after}
+    print(f"    mutation observers: {mo['calls']} callbacks, {mo['records']} records,"
+          f" {mo['ms']:.1f} ms in them")
+    trace_summary(trace, len(run.deltas) + 1)
+
+
+def trace_all(browser, page, cdp, args) -> None:
+    """--trace: one of each action traced (a finish, its undo, a deal, a few moves, a Spider
+    deal and its stock deal)."""
+    traced(browser, page, "finish", "finish")
+    traced(browser, page, "undo", "undo")
+    traced(browser, page, "deal", "new", variant="klondike", seed=args.deal + 1)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    page.evaluate("(d) => { window.ppTable.act('new', d); }",
+                  {"variant": "klondike", "seed": args.deal})
+    page.wait_for_function(IDLE_JS, polling=100, timeout=60_000)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
+    game = engine.new_game("klondike", args.deal)
+    for i in range(3):
+        move = engine.hint(game)
+        game.play(move)
+        if "stock" in (move.src, move.dst):
+            traced(browser, page, f"move{i}", "stock")
+        else:
+            traced(browser, page, f"move{i}", "play", src=move.src, dst=move.dst, count=move.count)
+    traced(browser, page, "spider", "new", variant="spider-1", seed=args.deal)
+    traced(browser, page, "sp-stock", "stock")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--throttle", type=float, default=4.0, help="CPU slow-down (CDP)")
@@ -198,6 +395,8 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=3.0, help="seconds of the baseline")
     parser.add_argument("--speed", default="normal", choices=["slow", "normal", "fast"])
     parser.add_argument("--url", help="an app already served (default: serve this checkout)")
+    parser.add_argument("--trace", action="store_true",
+                        help="one of each action under Chromium's tracing: where the time goes")
     args = parser.parse_args()
     server = None
     url = args.url
@@ -209,15 +408,22 @@ def main() -> None:
             context = browser.new_context(
                 base_url=url, viewport={"width": 390, "height": 844}, device_scale_factor=3,
                 is_mobile=True, has_touch=True, service_workers="block")
+            context.add_init_script(COUNT_MUTATIONS_JS)
             page = context.new_page()
             cdp = context.new_cdp_session(page)
             load(page, built_columns(), args.speed)
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
             print(f"phone 390x844 @3x, CPU / {args.throttle:g}, speed {args.speed}")
+            if args.trace:
+                trace_all(browser, page, cdp, args)
+                browser.close()
+                return
             idle(page, args.idle).show()
             for run in finish_rounds(page, args.rounds):
                 run.show()
             deals(page, args.rounds, args.deal).show()
+            for run in spider_deals(page, args.rounds, args.deal):
+                run.show()
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
             page.evaluate("(d) => { window.ppTable.act('new', d); }",
                           {"variant": "klondike", "seed": args.deal})

@@ -132,13 +132,79 @@ def test_a_card_turned_up_by_a_move_turns_over_where_it_lies(moving):
     moving.check(game)
 
 
+# Start a new deal, then count frame by frame the cards put into piles other than the
+# stock (the first count: in the intent's own task) and the cards that have flown so far,
+# until no card flies and the tableau holds `all`.
+DEAL_JS = """async ([data, all]) => {
+  const table = document.getElementById('table');
+  let added = 0;
+  const count = (records) => {
+    for (const r of records) {
+      if (!r.target.dataset?.pile || r.target.dataset.pile === 'stock') continue;
+      added += [...r.addedNodes].filter((c) => c.dataset?.card).length;
+    }
+  };
+  const put = new MutationObserver(count);
+  put.observe(table, { childList: true, subtree: true });
+  const dealt = () => {
+    count(put.takeRecords());
+    const n = added;
+    added = 0;
+    return n;
+  };
+  const flown = new Set();
+  const look = () => {
+    for (const a of document.getAnimations()) {
+      const el = a.effect.target;
+      if (!(a instanceof CSSAnimation) && el?.dataset?.card) flown.add(el);
+    }
+  };
+  const placed = () => table.querySelectorAll('[data-pile]:not([data-pile="stock"]) > [data-card]')
+      .length;
+  const flying = () => document.getAnimations().some((a) => !(a instanceof CSSAnimation)
+      && a.playState === 'running');
+  window.ppTable.act('new', data);
+  look();
+  const counts = [dealt()];
+  for (let i = 0; i < 2000 && (flying() || placed() < all); i++) {
+    await new Promise((go) => requestAnimationFrame(go));
+    look();
+    counts.push(dealt());
+  }
+  put.disconnect();
+  return { counts, flown: flown.size, placed: placed() };
+}"""
+
+
+def deal(table: TablePage, variant: str, seed: int, tableau: int) -> dict:
+    return table.page.evaluate(DEAL_JS, [{"variant": variant, "seed": seed}, tableau])
+
+
 def test_a_new_deal_and_a_finish_move_many_cards_and_leave_none_astray(moving):
     moving.open("klondike", 5)
-    moving.act("new", variant="klondike", seed=6)
-    assert moving.page.evaluate(ANIMATED_JS) > 20  # 28 cards dealt from the stock
+    seen = deal(moving, "klondike", 6, 28)
+    assert seen["flown"] >= 28 and seen["placed"] == 28, seen  # dealt from the stock
     settle(moving)
     assert moving.page.evaluate(STUCK_JS) == []
     moving.check(engine.new_game("klondike", 6))
+
+
+@pytest.mark.parametrize(("variant", "tableau"), [("klondike", 28), ("spider-1", 54)])
+def test_a_new_deal_puts_its_cards_into_their_piles_a_few_a_frame(moving, variant, tableau):
+    """The cards dealt out join their piles as they leave the stock, at most two in the
+    intent's task and two a frame after: no frame styles and paints the whole deal.
+    (From a game of another family: no card of the table before is kept.)"""
+    moving.open("spider-1" if variant == "klondike" else "klondike", 5)
+    seen = deal(moving, variant, 8, tableau)
+    counts = seen["counts"]
+    assert counts[0] <= 2 and max(counts) <= 2, counts
+    # Every card of the tableau came in this way (none was in the DOM before), over at
+    # least half as many frames as cards.
+    assert sum(counts) == tableau == seen["placed"] and len(counts) > tableau // 2, counts
+    assert seen["flown"] >= tableau
+    settle(moving)
+    assert moving.page.evaluate(STUCK_JS) == []
+    moving.check(engine.new_game(variant, 8))
 
 
 def spades_to_go() -> engine.Game:

@@ -10,7 +10,7 @@
 
 import { makeCard, setFace } from "./cards.js";
 import { fanOffsets, layout } from "./layout.js";
-import { Motion } from "./motion.js";
+import { Motion, pace } from "./motion.js";
 
 function overlaps(a, b) {
   return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
@@ -134,8 +134,10 @@ export class Board {
   }
 
   // Make the DOM show `piles` ({id: [text|"down", ...]}); `hint` = [src, dst] of the move.
-  // `animate` false: cards just appear in place (a new deal moves every card at once).
-  update(piles, hint, animate = true) {
+  // `animate` false: cards just appear in place. `deal`: a new deal, whose cards outside
+  // the stock dealIn() flies out of it: with motion on they join their piles only as
+  // their turn comes (a few a frame), so no frame styles and paints the whole deal.
+  update(piles, hint, animate = true, deal = false) {
     this.finishAnimations();
     const leaving = [];
     const needs = [];
@@ -213,10 +215,11 @@ export class Board {
     // its new pile then), so no frame has the work of them all.
     const later = animate && !refitted
       && this.motion.cascades(placed.filter((m) => m.from).map((m) => m.pile.id));
+    const dealt = deal && pace() > 0;
     for (const cand of leaving) if (!(later && cand.used)) cand.rec.el.remove();
     for (const m of placed) {
       m.rec.el.classList.remove("dragging");
-      m.rec.waiting = later && m.from !== null;
+      m.rec.waiting = (later && m.from !== null) || (dealt && m.pile.id !== "stock");
       if (!m.rec.waiting) this.attach(m);
     }
     for (const p of refitted ? this.piles.values() : changed) this.placePile(p);
@@ -285,7 +288,8 @@ export class Board {
   }
 
   // A new deal: every card comes from the stock (or the middle of the table in a game
-  // with none), round by round as a dealer deals, face-up cards turning over on the way.
+  // with none), round by round as a dealer deals, face-up cards turning over on the way;
+  // a card update() held back joins its pile as it leaves.
   dealIn() {
     const stock = this.piles.get("stock");
     const { cw, ch } = this.geom;
@@ -295,7 +299,8 @@ export class Board {
       if (p === stock) continue;
       const order = this.geom.order.indexOf(p.id);
       p.cards.forEach((rec, index) => flights.push({ el: rec.el, to: [rec.x, rec.y], index, order,
-        from: [origin[0] - p.geom.x, origin[1] - p.geom.y], turn: rec.text === "down" ? "" : "up" }));
+        from: [origin[0] - p.geom.x, origin[1] - p.geom.y], turn: rec.text === "down" ? "" : "up",
+        attach: rec.waiting ? () => this.attach({ rec, pile: p, turn: "" }) : null }));
     }
     this.motion.flyAll(flights, "deal");
   }

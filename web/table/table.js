@@ -142,7 +142,7 @@ class App {
     this.board.clearMarks("hint");
     this.board.motion.clearHint();
     const quiet = whole;
-    this.board.update(payload.piles, hintMove, !quiet);
+    this.board.update(payload.piles, hintMove, !quiet, payload.event === "new");
     if (payload.event === "new") this.board.dealIn();
     if (this.board.dragged.size) {
       this.board.cancelDrag([...this.board.dragged.keys()].map((el) => this.recOf(el)).filter(Boolean));
