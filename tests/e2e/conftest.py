@@ -145,8 +145,17 @@ def watch(context, log: BrowserLog, base_url: str, block: bool = True) -> None:
         context.route(lambda url: not is_local(url, base_url), lambda route: route.abort())
 
 
+def browser_asked_a_favicon(msg) -> bool:
+    """The browser's own request of /favicon.ico on a page that is not the app's (a test's
+    /pyscript.toml): the app's pages name their icon, so only such a page asks, and its 404
+    may arrive at any time after that page loaded."""
+    url = (msg.location or {}).get("url", "")
+    return urllib.parse.urlsplit(url).path == "/favicon.ico"
+
+
 def watch_page(page, log: BrowserLog) -> None:
-    page.on("console", lambda msg: msg.type == "error" and log.console_errors.append(msg.text))
+    page.on("console", lambda msg: msg.type == "error" and not browser_asked_a_favicon(msg)
+            and log.console_errors.append(msg.text))
     page.on("pageerror", lambda error: log.page_errors.append(str(error)))
 
 

@@ -125,7 +125,13 @@ def test_the_runtime_downloads_do_not_wait_for_pyscript(visit):
     # One request each: Pyodide's own download of the wasm is answered by the early one.
     sent = [event[1] for event in events if event != READY and event[0] == "sent"]
     assert sent.count(WASM) == 1 and sent.count(STDLIB) == 1
-    assert not [text for text in warnings if "preload" in text], warnings
+    # A preload the page could not use (another mode or credentials) is warned about. The
+    # warning that one was not used "within a few seconds" of the load event is a clock
+    # Chromium keeps: a loaded machine starts PyScript late, and the file is still taken
+    # from the preload (test_before_the_table_only_its_files_each_once_and_compressed).
+    unused = [text for text in warnings
+              if "preload" in text and "not used within a few seconds" not in text]
+    assert not unused, warnings
 
 
 def test_before_the_table_only_its_files_each_once_and_compressed(visit):
