@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 import engine
 from engine.solver.daily import daily_deal
 from engine.solver.rating import rated_deals
@@ -203,6 +205,42 @@ def test_a_difficulty_chosen_in_the_menu_deals_a_deal_of_that_rating(browser, ba
         page.uncheck("#menu-winnable")
         assert page.locator("#menu-level").is_disabled()
         table.close_dialogs()
+        assert not table.log.problems, table.log.problems
+    finally:
+        context.close()
+
+
+STATUS_BOXES_JS = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.right]; };
+  const shown = (sel) => [...document.querySelectorAll(sel)]
+    .filter((el) => el.getClientRects().length > 0).map((el) => el.innerText);
+  const bar = document.querySelector('.status');
+  return {bar: box(bar), daily: box(document.querySelector('#st-extra .x-daily')),
+          verdict: box(document.querySelector('#st-verdict')),
+          shown: shown('#st-extra > span'), wide: bar.scrollWidth > bar.clientWidth};
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 420, 1280])
+def test_a_daily_is_named_in_the_status_bar_at_every_width(browser, base_url, width):
+    """On a phone the counters of Spider and Doublets give way (the stock shows them), and
+    the date its short form; the daily is named at every width, with room for the verdict."""
+    context, table = make_session(browser, base_url, timezone_id=ZONE,
+                                  viewport={"width": width, "height": 740})
+    try:
+        day = "2026-12-02"
+        seed = daily_deal("doublets", day)
+        table.page.clock.set_fixed_time(EVENING)
+        table.goto(f"?game=doublets&deal={seed}&daily={day}", fresh=True)
+        table.page.wait_for_function(DAILY_DEALT_JS, arg=day, timeout=FIND_MS)
+        seen = table.page.evaluate(STATUS_BOXES_JS)
+        if width <= 420:
+            assert seen["shown"] == ["Daily Dec 2"], seen
+        else:
+            assert seen["shown"][:2] == ["Daily 2026-12-02", " · "], seen
+            assert seen["shown"][2].startswith("Needs "), seen
+        assert not seen["wide"], seen
+        assert seen["bar"][0] <= seen["daily"][0] < seen["daily"][1] <= seen["verdict"][0], seen
         assert not table.log.problems, table.log.problems
     finally:
         context.close()

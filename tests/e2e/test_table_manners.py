@@ -181,3 +181,23 @@ def test_stats_with_no_games_say_so_once(table):
         assert said.count("No finished games yet") == 1, said
     finally:
         table.close_dialogs()
+
+
+TOAST_LINES_JS = """() => {
+  const toast = document.querySelector('#toast');
+  if (toast.hidden || !toast.textContent) return null;
+  const range = document.createRange();
+  range.selectNodeContents(toast);
+  const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+  return [toast.textContent, tops.size, toast.getBoundingClientRect().width];
+}"""
+
+
+def test_a_short_toast_keeps_to_one_line_on_a_phone(phone):
+    """A toast centred on the screen is as wide as its words (up to 90 % of the screen),
+    not half the screen with its words wrapped."""
+    phone.open("klondike", 7)
+    phone.page.tap('[data-action="hint"]')
+    phone.page.wait_for_function(f"() => ({TOAST_LINES_JS})() !== null")
+    text, lines, width = phone.page.evaluate(TOAST_LINES_JS)
+    assert len(text) < 30 and lines == 1, (text, lines, width)

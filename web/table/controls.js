@@ -464,7 +464,7 @@ export class Ui {
     }
     e.moves.textContent = `Moves ${payload.move_count}`;
     e.progress.textContent = payload.progress;
-    e.extra.textContent = extraText(payload);
+    e.extra.replaceChildren(...extraParts(payload));
     this.daily = payload.daily || "";
     this.clock = { ms: payload.elapsed_ms, running: payload.clock_running, at: performance.now() };
     this.tick();
@@ -620,14 +620,30 @@ const VERDICT_WORDS = {
   unknown: ["Not sure yet"],
 };
 
-function extraText(payload) {
+// The daily's date and the game's counters. On a narrow status bar the counters of Spider
+// and Doublets give way (the stock shows them) and the date takes its short form, so the
+// daily is still named there.
+function extraParts(payload) {
   const info = payload.info || {};
+  const span = (cls, text) => Object.assign(document.createElement("span"),
+    { className: cls, textContent: text });
+  const counts = [];
+  if (info.deals_left !== undefined) counts.push(`Deals left ${info.deals_left}`);
+  if (info.needs !== undefined) counts.push(`Needs ${info.needs === "T" ? "10" : info.needs}`);
+  if (info.redeals_left !== undefined) counts.push(`Redeals left ${info.redeals_left}`);
   const parts = [];
-  if (payload.daily) parts.push(`Daily ${payload.daily}`);
-  if (info.deals_left !== undefined) parts.push(`Deals left ${info.deals_left}`);
-  if (info.needs !== undefined) parts.push(`Needs ${info.needs === "T" ? "10" : info.needs}`);
-  if (info.redeals_left !== undefined) parts.push(`Redeals left ${info.redeals_left}`);
-  return parts.join(" · ");
+  if (payload.daily) {
+    const day = new Date(`${payload.daily}T12:00`);
+    const short = day.toLocaleDateString(undefined, { month: "short", day: "numeric" });
+    const daily = span("x-daily", "Daily ");
+    daily.append(span("x-long", payload.daily), span("x-short", short));
+    parts.push(daily);
+  }
+  if (counts.length) {
+    if (parts.length) parts.push(span("x-sep", " \u00b7 "));
+    parts.push(span("x-counts", counts.join(" \u00b7 ")));
+  }
+  return parts;
 }
 
 export { formatTime };
