@@ -433,3 +433,51 @@ def test_a_new_deal_names_itself_in_the_address_bar_before_the_table_changes(mov
     assert seen == [before, "?game=klondike&deal=6"]
     settle(moving)
     moving.check(engine.new_game("klondike", 6))
+
+
+# The selectors of the page's style sheets whose :has() is anchored on an element that
+# holds cards (the body, the table, a pile...): the browser looks at such a :has() again
+# on every change of any element inside, every step of the cards' motion among them.
+HAS_ON_CARDS_JS = """() => {
+  const card = document.querySelector('#table [data-card]');
+  const anchors = (selector) => {  // the compound selector just before each ':has('
+    const found = [];
+    for (let at = selector.indexOf(':has('); at >= 0; at = selector.indexOf(':has(', at + 1)) {
+      let depth = 0;
+      let i = at - 1;
+      for (; i >= 0; i--) {
+        const c = selector[i];
+        if (c === ')' || c === ']') depth++;
+        else if (c === '(' || c === '[') depth--;
+        else if (depth === 0 && ' >+~,'.includes(c)) break;
+      }
+      found.push(selector.slice(i + 1, at) || '*');
+    }
+    return found;
+  };
+  const bad = [];
+  const walk = (rules) => {
+    for (const rule of rules) {
+      if (rule.cssRules && !rule.selectorText) walk(rule.cssRules);
+      if (!rule.selectorText?.includes(':has(')) continue;
+      for (const anchor of anchors(rule.selectorText)) {
+        if (card.closest(anchor)) bad.push(rule.selectorText);
+      }
+    }
+  };
+  for (const sheet of document.styleSheets) walk(sheet.cssRules);
+  return bad;
+}"""
+
+
+def test_no_style_rule_looks_again_at_the_cards_ancestors_as_the_cards_move(moving):
+    moving.load(spades_to_go())
+    assert moving.page.evaluate(HAS_ON_CARDS_JS) == []
+    # The narrow toolbar's room for Finish follows a class set with the button instead.
+    finishing = """() => [...document.querySelectorAll('.bar')].some((bar) =>
+        bar.classList.contains('with-finish'))"""
+    assert moving.page.is_visible('[data-action="finish"]')
+    assert moving.page.evaluate(finishing)
+    moving.act("new", variant="klondike", seed=4)
+    assert moving.page.is_hidden('[data-action="finish"]')
+    assert not moving.page.evaluate(finishing)

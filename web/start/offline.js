@@ -29,6 +29,7 @@ function showUpdate(worker) {
   });
   box.append(text, " — ", button);
   document.body.append(box);
+  document.body.classList.add("with-notice");
 }
 
 let wanted = false;
@@ -43,7 +44,11 @@ function showOfflineReady() {
   box.setAttribute("role", "status");
   box.textContent = "Ready to play offline";
   document.body.append(box);
-  setTimeout(() => box.remove(), 6000);
+  document.body.classList.add("with-notice");
+  setTimeout(() => {
+    box.remove();
+    document.body.classList.toggle("with-notice", !!document.querySelector(".update-notice"));
+  }, 6000);
 }
 
 function watch(registration) {

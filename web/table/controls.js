@@ -508,7 +508,10 @@ export class Ui {
   // setting on, the game finishes itself after a move of the player's (not after an
   // undo, which would take the finish straight back).
   offerFinish(payload) {
-    for (const b of document.querySelectorAll('[data-action="finish"]')) b.hidden = !payload.can_finish;
+    for (const b of document.querySelectorAll('[data-action="finish"]')) {
+      b.hidden = !payload.can_finish;
+      b.closest(".bar")?.classList.toggle("with-finish", !!payload.can_finish);
+    }
     clearTimeout(this.finishTimer);
     if (payload.can_finish && this.settings.autofinish && ["move", "redo"].includes(payload.event)) {
       this.finishTimer = setTimeout(() => this.h.finish(), 300);
