@@ -21,6 +21,7 @@ from tests.e2e.table_helpers import (  # noqa: F401 (fixtures)
     checked,
     watch,
 )
+from tools.positions import built_columns
 
 RANKS = "A23456789TJQK"
 FRAME_MS = 1000 / 60
@@ -283,6 +284,53 @@ def test_a_finish_and_its_undo_move_their_cards_into_their_piles_a_few_a_frame(m
     assert back[0] <= 2 and max(steps) <= 2 and back[-1] == 28 and len(back) > 14, back
     assert moving.page.evaluate(STUCK_JS) == []
     moving.check(seven_to_go())
+
+
+# A finish (or undo) that changes the cards' size: where `selector`'s card is drawn and the
+# card width before the intent and as it returns, then as CASCADE_JS the cards in `piles`
+# frame by frame.
+RESIZED_CASCADE_JS = """async ([kind, piles, all, selector]) => {
+  const el = document.querySelector(selector);
+  const seen = () => {
+    const r = el.getBoundingClientRect();
+    return [Math.round(r.x), Math.round(r.y), Math.round(r.width)];
+  };
+  const before = seen();
+  const count = () => piles.reduce((n, id) =>
+      n + document.querySelectorAll(`[data-pile="${id}"] > [data-card]`).length, 0);
+  const flying = () => document.getAnimations().some((a) => !(a instanceof CSSAnimation)
+      && a.playState === 'running');
+  window.ppTable.act(kind, {});
+  const after = seen();
+  const counts = [count()];
+  for (let i = 0; i < 2000 && (flying() || counts.at(-1) < all); i++) {
+    await new Promise((go) => requestAnimationFrame(go));
+    counts.push(count());
+  }
+  return { before, after, counts };
+}"""
+
+
+def test_a_finish_that_resizes_the_cards_still_moves_them_a_few_a_frame(moving):
+    """On a laptop's table the long columns of a finish make the cards smaller, and the
+    finish makes them larger again: the cards still go one after another, and a card
+    waiting for its turn stays where it lay (drawn at the new size)."""
+    moving.load(built_columns())
+    king = '[data-pile="t0"] > [data-card]:first-child'  # the last to go home
+    home = moving.page.evaluate(RESIZED_CASCADE_JS, ["finish", FOUNDATIONS, 52, king])
+    assert home["after"][2] > home["before"][2]  # larger cards
+    assert home["after"][:2] == home["before"][:2], home  # the king waits where it lay
+    steps = [b - a for a, b in zip(home["counts"], home["counts"][1:], strict=False)]
+    assert home["counts"][0] <= 2 and max(steps) <= 2 and home["counts"][-1] == 52, home
+    assert moving.page.evaluate(STUCK_JS) == []
+    ace = '[data-pile="f0"] > [data-card]:first-child'  # the last to go back
+    back = moving.page.evaluate(RESIZED_CASCADE_JS, ["undo", COLUMNS, 52, ace])
+    assert back["after"][2] < back["before"][2]  # smaller again
+    assert back["after"][:2] == back["before"][:2], back
+    steps = [b - a for a, b in zip(back["counts"], back["counts"][1:], strict=False)]
+    assert back["counts"][0] <= 2 and max(steps) <= 2 and back["counts"][-1] == 52, back
+    assert moving.page.evaluate(STUCK_JS) == []
+    moving.check(built_columns())
 
 
 def test_input_during_a_cascade_puts_every_waiting_card_in_its_pile_at_once(moving):

@@ -187,7 +187,8 @@ export class Board {
     }
     // Each need takes its card: one that left a pile (from where it lay, in table pixels,
     // turning over on the way if its face changed) or a new one.
-    const placed = []; // {rec, pile, from (table pixels) or null, turn: "up" | "down" | ""}
+    // {rec, pile, from (table pixels) or null, turn: "up" | "down" | "", origin: its old pile}
+    const placed = [];
     for (const need of needs) {
       let rec;
       let from = null;
@@ -206,14 +207,15 @@ export class Board {
         rec = { el: makeCard(need.text), text: need.text, x: 0, y: 0 };
       }
       need.pile.cards[need.index] = rec;
-      placed.push({ rec, pile: need.pile, from, turn });
+      placed.push({ rec, pile: need.pile, from, turn, origin: need.match?.from });
     }
     // A pile that grew too long for its room makes every card smaller (and back).
     const refitted = this.refit();
     // Many cards going to many piles (a finish, its undo) leave one after another: each
     // card stays where it lies, as it is, until its turn comes (the motion attaches it to
-    // its new pile then), so no frame has the work of them all.
-    const later = animate && !refitted
+    // its new pile then), so no frame has the work of them all. (Cards of a new size wait
+    // at the same spot of the table, in their old pile's new place.)
+    const later = animate
       && this.motion.cascades(placed.filter((m) => m.from).map((m) => m.pile.id));
     const dealt = deal && pace() > 0;
     for (const cand of leaving) if (!(later && cand.used)) cand.rec.el.remove();
@@ -221,6 +223,10 @@ export class Board {
       m.rec.el.classList.remove("dragging");
       m.rec.waiting = (later && m.from !== null) || (dealt && m.pile.id !== "stock");
       if (!m.rec.waiting) this.attach(m);
+      else if (refitted && m.origin) {
+        const g = m.origin.geom;
+        m.rec.el.style.transform = `translate(${(m.from[0] - g.x) / g.scale}px,${(m.from[1] - g.y) / g.scale}px)`;
+      }
     }
     for (const p of refitted ? this.piles.values() : changed) this.placePile(p);
     this.dragged.clear();
