@@ -17,11 +17,8 @@ Runs unchanged in CPython and in Pyodide. The public API::
     engine.safe_moves(game)                  # cards no line of play needs out: home, in turn
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
-
 from .rules.cards import card_name, card_text, parse_card
+from .rules.compat import TYPE_CHECKING
 from .rules.finish import finish_moves, play_finish
 from .rules.game import Game, from_position, new_game, parse_move, replay
 from .rules.hint import hint
@@ -30,12 +27,14 @@ from .rules.safe import safe_moves
 from .rules.variants import VARIANTS
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .solver import Solution, Solver, solve, winnable_deals
 
 _SOLVER_NAMES = frozenset({"Solution", "Solver", "solve", "winnable_deals"})
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     """The solver's names, imported on first use: dealing and playing need none of it."""
     if name in _SOLVER_NAMES:
         from . import solver

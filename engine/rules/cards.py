@@ -12,8 +12,6 @@ face down. Integers keep game states cheap to copy and to hash.
 True
 """
 
-from __future__ import annotations
-
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")

@@ -9,11 +9,8 @@ ending one rank higher (any suit), into an empty row, or to its foundation; foun
 cards never come back. There is no stock, cell or redeal.
 """
 
-from __future__ import annotations
-
-from itertools import pairwise
-
 from .cards import ACE, KING, RANK_MASK, make_card, standard_deck, suit_of
+from .compat import pairwise
 from .moves import Move
 from .piles import (
     check_faces,

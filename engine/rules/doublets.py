@@ -14,9 +14,8 @@ stock is empty and State.passes (redeals used) is below 2, is
 ``waste-stock:<cards in the waste>`` and brings the cards out again in the same order.
 """
 
-from __future__ import annotations
-
 from .cards import DOWN, KING, RANK_MASK, RANKS, standard_deck
+from .compat import pairwise
 from .moves import Move
 from .piles import check_faces, check_unique, move_cards, recycle, turn_stock
 from .rng import shuffled
@@ -124,5 +123,5 @@ class DoubletsRules(Rules):
         if not foundation:
             raise ValueError("the foundation starts with a card")
         ranks = [c & RANK_MASK for c in foundation]
-        if KING in ranks or any(doubled(a) != b for a, b in zip(ranks, ranks[1:], strict=False)):
+        if KING in ranks or any(doubled(a) != b for a, b in pairwise(ranks)):
             raise ValueError("the foundation is built by doubling, without Kings")

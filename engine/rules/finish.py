@@ -8,8 +8,6 @@
 25
 """
 
-from __future__ import annotations
-
 from .game import Game
 from .moves import Move
 from .state import Rules

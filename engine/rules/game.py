@@ -12,14 +12,14 @@ True
 True
 """
 
-from __future__ import annotations
-
-from typing import Any
-
 from .cards import card_text, parse_card
+from .compat import TYPE_CHECKING
 from .moves import IllegalMove, Move, read_move
 from .state import Rules, State
 from .variants import DEAL_MAX, DEAL_MIN, rules_for
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def check_seed(seed: object) -> int:
@@ -126,7 +126,7 @@ class Game:
             self._legal = self.rules.moves(state)
         return "lost" if self.rules.is_lost(state, self._legal) else "playing"
 
-    def position(self) -> dict[str, Any]:
+    def position(self) -> "dict[str, Any]":
         """The position as plain data: variant, seed, status, piles (bottom to top), extras."""
         pos: dict[str, Any] = {
             "variant": self.variant,
@@ -146,7 +146,7 @@ class Game:
         """
         return tuple(self._moves)
 
-    def header(self) -> dict[str, Any]:
+    def header(self) -> "dict[str, Any]":
         """The record without its moves: variant, seed, undo cursor, undo count (and the
         start position of a game set up by :func:`from_position`)."""
         rec: dict[str, Any] = {
@@ -160,13 +160,13 @@ class Game:
             rec["start"] = {"piles": self.rules.texts(start), "passes": start.passes}
         return rec
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> "dict[str, Any]":
         """A JSON-able record: variant, seed, every move (redo line too) and the undo cursor."""
         rec = self.header()
         rec["moves"] = [str(m) for m in self._moves]
         return rec
 
-    def copy(self) -> Game:
+    def copy(self) -> "Game":
         """An independent game in the same position with the same history."""
         other = Game(self.rules, self.seed, self._states[0], self._custom)
         other._states = list(self._states)
@@ -222,7 +222,7 @@ def parse_move(game: Game, text: str) -> Move:
     raise IllegalMove(f"illegal move {text!r} in this position of {game.variant}")
 
 
-def replay(record: dict[str, Any]) -> Game:
+def replay(record: "dict[str, Any]") -> Game:
     """The game a ``record()`` describes, exactly as it was; ValueError if malformed."""
     if not isinstance(record, dict):
         raise ValueError("a game record must be a JSON object")

@@ -18,9 +18,8 @@ legal move (a whole pile into an empty pile, a card off a card it already legall
 sits on). Ties go to the first move in the rules' order. The solver gives proven hints.
 """
 
-from __future__ import annotations
-
 from .cards import DOWN
+from .compat import pairwise
 from .game import Game
 from .moves import Move
 from .state import Pile, Rules, State
@@ -38,7 +37,7 @@ def _joined(pile: Pile) -> int:
 
     Equal suit bits and ranks one apart are exactly a difference of 1 between the ints.
     """
-    return sum(1 for lo, hi in zip(pile[1:], pile, strict=False) if hi - lo == 1 and not hi & DOWN)
+    return sum(1 for hi, lo in pairwise(pile) if hi - lo == 1 and not hi & DOWN)
 
 
 def _features(state: State, tableau: list[int], foundations: list[int]) -> int:

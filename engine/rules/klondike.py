@@ -14,8 +14,6 @@ out again in the same order. State.passes stays 0: recycles are unlimited, so co
 them would only make equal positions differ.
 """
 
-from __future__ import annotations
-
 from .cards import DOWN, KING, RANK_MASK, is_red, standard_deck, suit_of
 from .moves import Move
 from .piles import (

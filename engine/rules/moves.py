@@ -10,25 +10,29 @@ deal is ``stock-tableau:10``; a Klondike recycle is ``waste-stock:<cards>``.
 Move(src='t0', dst='f1', count=1)
 """
 
-from __future__ import annotations
-
-from typing import NamedTuple
+from .compat import record
 
 
 class IllegalMove(ValueError):
     """Raised when a move is not legal in the current position."""
 
 
-class Move(NamedTuple):
-    """An immutable move: ``count`` cards from pile ``src`` to pile ``dst``."""
+class Move(record("Move", ("src", "dst", "count"), (1,))):
+    """An immutable move: ``count`` cards from pile ``src`` to pile ``dst``. A tuple
+    ``(src, dst, count)``; ``count`` is 1 unless given."""
 
+    __slots__ = ()
+    # the fields, for type checkers (record() makes them; MicroPython drops these lines)
     src: str
     dst: str
-    count: int = 1
+    count: int
 
     def __str__(self) -> str:
         text = f"{self.src}-{self.dst}"
         return text if self.count == 1 else f"{text}:{self.count}"
+
+
+_DIGITS = "0123456789"  # str.isdigit() takes other scripts' digits too
 
 
 def read_move(text: str) -> Move:
@@ -41,7 +45,7 @@ def read_move(text: str) -> Move:
         raise ValueError(f"unreadable move {text!r}: write it as src-dst or src-dst:count")
     count = 1
     if colon:
-        if not (count_text.isascii() and count_text.isdigit()) or int(count_text) < 1:
+        if not count_text or count_text.strip(_DIGITS) or int(count_text) < 1:
             raise ValueError(f"unreadable move {text!r}: the count must be a whole number >= 1")
         count = int(count_text)
     return Move(src, dst, count)

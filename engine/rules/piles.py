@@ -11,12 +11,12 @@ a list, calls these, and returns a new State.
 [(), (65, 66)]
 """
 
-from __future__ import annotations
-
-from collections.abc import Callable, Iterable
-
 from .cards import DOWN, RANK_MASK, card_text, make_card
+from .compat import TYPE_CHECKING
 from .state import Pile, State
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
 
 
 def flip_top(pile: Pile) -> Pile:
@@ -26,7 +26,7 @@ def flip_top(pile: Pile) -> Pile:
     return pile
 
 
-def top_run(pile: Pile, follows: Callable[[int, int], bool]) -> int:
+def top_run(pile: Pile, follows: "Callable[[int, int], bool]") -> int:
     """How many top cards of ``pile`` are face up, each on one it ``follows(below, above)``.
 
     >>> top_run((5, 4 | DOWN, 3, 2), lambda below, above: below == above + 1)
@@ -84,7 +84,7 @@ def check_unique(state: State) -> None:
             seen.add(face)
 
 
-def check_faces(piles: Iterable[Pile], down: bool, what: str) -> None:
+def check_faces(piles: "Iterable[Pile]", down: bool, what: str) -> None:
     """ValueError unless every card of ``piles`` lies face down (``down``) or face up."""
     for pile in piles:
         for card in pile:
@@ -93,7 +93,7 @@ def check_faces(piles: Iterable[Pile], down: bool, what: str) -> None:
                 raise ValueError(f"{what} cards lie {side}, not {card_text(card)}")
 
 
-def check_suit_foundations(foundations: Iterable[Pile]) -> None:
+def check_suit_foundations(foundations: "Iterable[Pile]") -> None:
     """ValueError unless foundation ``f<i>`` holds suit ``i`` from the Ace up, in order."""
     for suit, pile in enumerate(foundations):
         for rank, card in enumerate(pile, start=1):

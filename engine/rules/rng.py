@@ -7,8 +7,6 @@ Deals must stay the same forever and on every machine, so the engine never uses
 True
 """
 
-from __future__ import annotations
-
 _MASK64 = (1 << 64) - 1
 _MULT = 6364136223846793005
 _INC = 1442695040888963407  # odd stream increment

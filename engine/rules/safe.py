@@ -21,11 +21,8 @@ the game:
 ['t1-f0', 't2-f0']
 """
 
-from __future__ import annotations
-
-from collections.abc import Callable
-
 from .cards import RANK_MASK, is_red, make_card
+from .compat import TYPE_CHECKING
 from .game import Game
 from .moves import Move
 from .state import Pile, Rules, State
@@ -33,7 +30,10 @@ from .state import Pile, Rules, State
 # At most every card of two decks goes home, one move each.
 STEP_LIMIT = 104
 
-SafeTest = Callable[[Rules, State, Move], bool]
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    SafeTest = Callable[[Rules, State, Move], bool]
 
 
 def _height(pile: Pile) -> int:
@@ -63,7 +63,7 @@ def castle_safe(rules: Rules, state: State, move: Move) -> bool:
     return (card & RANK_MASK) <= min(others) + 1
 
 
-SAFE_TESTS: dict[str, SafeTest] = {
+SAFE_TESTS: "dict[str, SafeTest]" = {
     "klondike": klondike_safe,
     "beleaguered-castle": castle_safe,
 }

@@ -4,9 +4,8 @@ Ten columns ``t0..t9``, eight foundations ``f0..f7`` for cleared King-to-Ace
 sequences, and the ``stock``. The two games differ only in which groups move.
 """
 
-from __future__ import annotations
-
 from .cards import DOWN, KING, RANK_MASK, SUIT_MASK, standard_deck
+from .compat import pairwise
 from .moves import Move
 from .piles import check_faces, flip_top, move_cards, top_run
 from .rng import shuffled
@@ -126,7 +125,7 @@ class SpiderRules(Rules):
             raise ValueError(f"{self.variant} has {len(self.deck)} cards")
         check_faces([state.piles[STOCK]], True, "stock")
         for pile in state.piles[:COLUMNS]:
-            if any(a & DOWN < b & DOWN for a, b in zip(pile, pile[1:], strict=False)):
+            if any(a & DOWN < b & DOWN for a, b in pairwise(pile)):
                 raise ValueError("a face-down card cannot lie on a face-up one")
         founds = state.piles[COLUMNS:STOCK]
         for i, pile in enumerate(founds):

@@ -1,32 +1,37 @@
 """Game state and the interface every game's rules implement."""
 
-from __future__ import annotations
-
-from typing import NamedTuple
-
 from .cards import card_text
+from .compat import MICROPYTHON, TYPE_CHECKING, record
 from .moves import Move
 
-Pile = tuple[int, ...]
+if TYPE_CHECKING or not MICROPYTHON:
+    Pile = tuple[int, ...]
+else:
+    Pile = tuple  # MicroPython cannot subscript a builtin type
 
 
-class State(NamedTuple):
-    """An immutable, hashable position: piles in the rules' pile order, and passes used."""
+class State(record("State", ("piles", "passes"), (0,))):
+    """An immutable, hashable position: piles in the rules' pile order, and passes used.
+    A tuple ``(piles, passes)``; ``passes`` is 0 unless given."""
 
+    __slots__ = ()
+    # the fields, for type checkers (record() makes them; MicroPython drops these lines)
     piles: tuple[Pile, ...]
-    passes: int = 0
+    passes: int
 
 
-class Roles(NamedTuple):
+class Roles(record("Roles", ("tableau", "foundation", "stock", "waste", "reserve"),
+                   ((), (), (), (), ()))):
     """Which pile indexes play which part. The pile ids follow from it, in index order:
     ``t0``, ``t1``... for the tableau, ``f0``... foundations, ``r0``... reserve piles,
-    ``stock`` and ``waste``."""
+    ``stock`` and ``waste``. Every part is optional: ``()`` unless given."""
 
-    tableau: tuple[int, ...] = ()
-    foundation: tuple[int, ...] = ()
-    stock: tuple[int, ...] = ()
-    waste: tuple[int, ...] = ()
-    reserve: tuple[int, ...] = ()
+    __slots__ = ()
+    tableau: tuple[int, ...]
+    foundation: tuple[int, ...]
+    stock: tuple[int, ...]
+    waste: tuple[int, ...]
+    reserve: tuple[int, ...]
 
     def pile_ids(self) -> tuple[str, ...]:
         """The pile ids, by index."""
@@ -51,7 +56,7 @@ class Rules:
 
     def __init__(self) -> None:
         self.index = {pid: i for i, pid in enumerate(self.pile_ids)}
-        self._roles = {i: role for role, indexes in zip(Roles._fields, self.roles, strict=True)
+        self._roles = {i: Roles._fields[n] for n, indexes in enumerate(self.roles)
                        for i in indexes}
 
     def role(self, pile: str) -> str:
@@ -98,8 +103,8 @@ class Rules:
 
     def texts(self, state: State) -> dict[str, list[str]]:
         """The piles of ``state`` as card texts, bottom to top."""
-        return {pid: [card_text(c) for c in pile]
-                for pid, pile in zip(self.pile_ids, state.piles, strict=True)}
+        ids = self.pile_ids
+        return {ids[i]: [card_text(c) for c in pile] for i, pile in enumerate(state.piles)}
 
     def check(self, state: State) -> None:
         """Raise ValueError when ``state`` could not arise in this game (for custom set-ups)."""

@@ -2,29 +2,30 @@
 solver and the page. The ids are a public contract: share links and saved games name them.
 """
 
-from __future__ import annotations
-
-from collections.abc import Callable
-from dataclasses import dataclass
-
 from .castle import CastleRules
+from .compat import TYPE_CHECKING, record
 from .doublets import DoubletsRules
 from .klondike import KlondikeRules
 from .spider import SpiderRules
 from .state import Roles, Rules
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 # The deal numbers of every variant: share links carry one, so the range never changes.
 DEAL_MIN, DEAL_MAX = 1, 2**32 - 1
 
 
-@dataclass(frozen=True)
-class Variant:
-    """What the rest of the program knows of one variant."""
+class Variant(record("Variant", ("id", "title", "family", "make_rules"))):
+    """What the rest of the program knows of one variant (an immutable tuple of its four
+    fields)."""
 
+    __slots__ = ()
+    # the fields, for type checkers (record() makes them; MicroPython drops these lines)
     id: str
     title: str  # the menu name
     family: str  # the table layout and the solver's space: spider, klondike, castle, doublets
-    make_rules: Callable[[], Rules]
+    make_rules: "Callable[[], Rules]"
 
     @property
     def rules(self) -> Rules:
