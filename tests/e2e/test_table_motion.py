@@ -333,6 +333,52 @@ def test_a_finish_that_resizes_the_cards_still_moves_them_a_few_a_frame(moving):
     moving.check(built_columns())
 
 
+# Play an intent and count, until no card flies, the mutation records of the table's cards
+# (every observer of the page, PyScript's among them, goes through each): per card, its
+# attribute writes and its insertions into a pile.
+WRITES_JS = """async ([kind]) => {
+  const table = document.getElementById('table');
+  const per = new Map();
+  const note = (el, what) => {
+    const key = el.dataset.card;
+    const seen = per.get(key) || {};
+    seen[what] = (seen[what] || 0) + 1;
+    per.set(key, seen);
+  };
+  const count = (records) => {
+    for (const r of records) {
+      if (r.type === 'attributes' && r.target.dataset?.card) note(r.target, r.attributeName);
+      if (r.type === 'childList') {
+        for (const n of r.addedNodes) if (n.dataset?.card) note(n, 'inserted');
+      }
+    }
+  };
+  const watch = new MutationObserver(count);
+  watch.observe(table, { attributes: true, childList: true, subtree: true });
+  const flying = () => document.getAnimations().some((a) => !(a instanceof CSSAnimation)
+      && a.playState === 'running');
+  window.ppTable.act(kind, {});
+  for (let i = 0; i < 2000 && flying(); i++) {
+    await new Promise((go) => requestAnimationFrame(go));
+  }
+  count(watch.takeRecords());
+  watch.disconnect();
+  return Object.fromEntries(per);
+}"""
+
+
+def test_a_card_going_home_in_a_cascade_is_written_to_a_few_times(moving):
+    """Each card of a finish is put into its pile once and marked while it flies with one
+    write of its class on and one off, and one of its order above the others on and off,
+    and its place once: no write that changes nothing."""
+    moving.load(seven_to_go())
+    writes = moving.page.evaluate(WRITES_JS, ["finish"])
+    assert len(writes) == 28, writes
+    for seen in writes.values():
+        assert seen.pop("inserted") == 1 and seen.pop("class") == 2, writes
+        assert seen.pop("style", 0) <= 3 and not seen, writes
+
+
 def test_input_during_a_cascade_puts_every_waiting_card_in_its_pile_at_once(moving):
     moving.load(seven_to_go())
     waiting = moving.page.evaluate("""() => {

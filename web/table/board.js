@@ -220,7 +220,7 @@ export class Board {
     const dealt = deal && pace() > 0;
     for (const cand of leaving) if (!(later && cand.used)) cand.rec.el.remove();
     for (const m of placed) {
-      m.rec.el.classList.remove("dragging");
+      if (m.rec.el.classList.contains("dragging")) m.rec.el.classList.remove("dragging");
       m.rec.waiting = (later && m.from !== null) || (dealt && m.pile.id !== "stock");
       if (!m.rec.waiting) this.attach(m);
       else if (refitted && m.origin) {

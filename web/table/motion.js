@@ -39,6 +39,15 @@ export function pace() {
   return PACE[document.documentElement.dataset.speed] ?? 1;
 }
 
+// Add and take off classes in one write, and none when nothing changes (classList writes
+// the attribute, a mutation record, even then).
+function classes(el, on, off) {
+  const add = on.filter((c) => !el.classList.contains(c));
+  const drop = off.filter((c) => el.classList.contains(c));
+  if (add.length) el.classList.add(...add);
+  if (drop.length) el.classList.remove(...drop);
+}
+
 const at = ([x, y], rest = "") => `translate(${x}px,${y}px)${rest}`;
 const near = (a, b) => Math.abs(a[0] - b[0]) < 1 && Math.abs(a[1] - b[1]) < 1;
 
@@ -204,14 +213,14 @@ export class Motion {
     this.track(anim, el, { through: false });
   }
 
+  // (The card's marks while it flies are classes, set and taken off in one write each:
+  // every write to a card is a mutation record for the page's observers to go through.)
   track(anim, el, { through }) {
     anim.ppEl = el;
     el.ppFlights = (el.ppFlights || 0) + 1;
-    el.classList.add("flying");
-    if (through) {
-      anim.ppThrough = true;
-      el.style.pointerEvents = "none";
-    }
+    anim.ppThrough = through;
+    el.ppThrough = (el.ppThrough || 0) + (through ? 1 : 0);
+    classes(el, through ? ["flying", "through"] : ["flying"], []);
     this.running.add(anim);
     anim.onfinish = () => this.land(anim, true);
     anim.oncancel = () => this.land(anim);
@@ -224,13 +233,13 @@ export class Motion {
     if (!this.running.delete(anim)) return;
     const el = anim.ppEl;
     el.ppFlights -= 1;
-    if (anim.ppThrough) el.style.pointerEvents = "";
+    if (anim.ppThrough) el.ppThrough -= 1;
     if (anim.ppBack) anim.ppBack.remove();
     if (el.ppFlights <= 0) {
-      el.classList.remove("flying");
+      classes(el, [], ["flying", "through"]);
       if (el.ppZ !== undefined) el.style.zIndex = el.ppZ; // (a Spider run's own order)
       el.ppZ = undefined;
-    }
+    } else if (el.ppThrough <= 0) classes(el, [], ["through"]);
     if (this.busy || !this.waiting.length) return;
     if (ended) setTimeout(() => this.release(), 0);
     else this.release();
