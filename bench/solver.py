@@ -1,7 +1,7 @@
 """Solver figures: share of deals decided and won within a time budget, and solving times.
 
     python bench/solver.py [--deals 200] [--start 1] [--budget-ms 1000] [--max-nodes N]
-                           [VARIANT ...]
+                           [--cpu] [VARIANT ...]
 
 For each variant (all nine by default) it solves deals START..START+DEALS-1 in CPython,
 one at a time, each with the budget, and prints one Markdown table row: deals, share
@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
+from engine.solver.search import Solution  # noqa: E402
 from engine.solver.winnable import attempt  # noqa: E402
 
 
@@ -36,13 +37,34 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered) + 0.5) - 1))]
 
 
+def attempt_cpu(variant: str, seed: int, budget_ms: float, max_nodes: int | None) -> Solution:
+    """Solve deal ``seed`` with ``budget_ms`` of this process's CPU time (in slices of 20
+    ms of wall time), so a loaded machine gives each deal the same work as a quiet one; a
+    win is replayed under the rules first."""
+    game = engine.new_game(variant, seed)
+    solver = engine.Solver(game, max_nodes)
+    began = time.process_time()
+    while solver.step(20.0) is None:
+        if (time.process_time() - began) * 1000.0 >= budget_ms:
+            solver.release()
+            break
+    answer = solver.solution()._replace(ms=(time.process_time() - began) * 1000.0)
+    if answer.result == "won":
+        check = game.copy()
+        for move in answer.moves:
+            check.play(move)
+        if check.status != "won":
+            raise AssertionError(f"{variant} deal {seed}: the solution does not win")
+    return answer
+
+
 def bench(variant: str, deals: range, budget_ms: float, verbose: bool,
-          max_nodes: int | None = None) -> dict[str, float]:
+          max_nodes: int | None = None, cpu: bool = False) -> dict[str, float]:
     """Solve every deal of ``deals``; the figures of one table row."""
     counts = {"won": 0, "lost": 0, "unknown": 0}
     times: list[float] = []
     for seed in deals:
-        answer = attempt(variant, seed, budget_ms, max_nodes)
+        answer = (attempt_cpu if cpu else attempt)(variant, seed, budget_ms, max_nodes)
         counts[answer.result] += 1
         times.append(answer.ms)
         if verbose:
@@ -66,6 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-nodes", type=int, default=None,
                         help="also stop each deal after this many positions (figures that do "
                         "not depend on the machine's load)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="the budget is CPU time of this process, not wall time (figures "
+                        "for a loaded machine; times are CPU times too)")
     parser.add_argument("--verbose", action="store_true", help="one line per deal on stderr")
     args = parser.parse_args(argv)
     deals = range(args.start, args.start + args.deals)
@@ -73,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     load = ""
     if hasattr(os, "getloadavg"):
         load = f", load average {os.getloadavg()[0]:.1f} at the start"
-    print(f"Deals {deals.start}..{deals.stop - 1}, {args.budget_ms:g} ms each{nodes}, "
+    clock = " of CPU" if args.cpu else ""
+    print(f"Deals {deals.start}..{deals.stop - 1}, {args.budget_ms:g} ms{clock} each{nodes}, "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs{load}")
     print()
     print("| variant | deals | decided | won | won of decided | proved lost "
@@ -81,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     began = time.perf_counter()
     for variant in args.variants:
-        row = bench(variant, deals, args.budget_ms, args.verbose, args.max_nodes)
+        row = bench(variant, deals, args.budget_ms, args.verbose, args.max_nodes, args.cpu)
         print(f"| {variant} | {row['deals']} | {row['decided']:.1f} % | {row['won']:.1f} % "
               f"| {row['won_of_decided']:.1f} % | {row['lost']} | {row['median']:.0f} "
               f"| {row['p95']:.0f} |", flush=True)

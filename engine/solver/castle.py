@@ -261,6 +261,9 @@ class CastleSpace(Space[Node]):
                 parent[ckey] = key  # the solver finds the macro again for a won line
                 if after == _WON:
                     return ckey
+            if queue < 0:  # depth first: no score
+                out.append((0, ckey, (ckey, after, steps, 0, card if plain else -1)))
+                continue
             if plain:  # two rows changed
                 a = memo.get(row)
                 if a is None:

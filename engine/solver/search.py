@@ -120,6 +120,7 @@ class _Search:
         self._shared: set[Hashable] = {root_key}
         self._turn = 0
         self._partial: list[tuple[Hashable, State]] = []  # expanded in part by a pruned pass
+        self._deep: list[tuple[Hashable, Any]] | None = None  # the depth-first stack, once on
 
     def _won(self, macros: list[Macro]) -> None:
         self.result = "won"
@@ -130,12 +131,13 @@ class _Search:
         self._path, self._stack, self._frontiers = [], [], []
         self._seen, self._parent, self._done, self._shared = set(), {}, set(), set()
         self._partial = []
+        self._deep = None
 
     def tables(self) -> list[Table]:
         """The containers the search holds now, the frontiers' parts too."""
         parts = [part for frontier in self._frontiers for part in frontier]
         return [self._path, self._stack, self._frontiers, *parts, self._seen, self._parent,
-                self._done, self._shared, self._partial]
+                self._done, self._shared, self._partial, *([self._deep] if self._deep else [])]
 
     def _drop(self) -> None:
         """Let go of the tables: they wait in :attr:`dropped` (the empty ones need no freeing)."""
@@ -145,14 +147,72 @@ class _Search:
     def run(self, deadline: float, quota: int) -> int:
         """Expand up to ``quota`` states before ``deadline``; the number expanded."""
         before = self.nodes
-        search = self._best_first if self.space.best_first else self._depth_first
-        while self.result is None and search(deadline, before + quota):
+        while self.result is None and self._search(deadline, before + quota):
             if self.pruned:  # the pruned pass ran out: the complete pass next
                 self._complete_pass()
             else:  # the complete pass ran out: no win anywhere
                 self.result = "lost"
                 self._drop()
         return self.nodes - before
+
+    def _search(self, deadline: float, until: int) -> bool:
+        """The current pass's search; True when it ran out of states."""
+        space = self.space
+        if not space.best_first:
+            return self._depth_first(deadline, until)
+        after = space.deep_after
+        if self._deep is None and after is not None:
+            if self.nodes < after:
+                if self._best_first(deadline, min(until, after)):
+                    return True  # best-first ran out first
+                if self.result is not None or self.nodes < after:
+                    return False  # won, or out of time or quota
+            self._go_deep()
+        if self._deep is not None:
+            return self._deep_first(deadline, until)
+        return self._best_first(deadline, until)
+
+    def _go_deep(self) -> None:
+        """Hand every state waiting in the frontiers to the depth-first stack (each once,
+        the best of the first ordering on top)."""
+        done, stack, met = self._done, [], set()
+        for buckets, _scores in reversed(self._frontiers):
+            for score in sorted(buckets, reverse=True):
+                for _, key, state in buckets[score]:
+                    if key not in done and key not in met:
+                        met.add(key)
+                        stack.append((key, state))
+        self.dropped += [self._frontiers, *(p for each in self._frontiers for p in each)]
+        self._frontiers = []
+        self._deep = stack
+
+    def _deep_first(self, deadline: float, until: int) -> bool:
+        """Depth-first over the table best-first began: the newest state met first, no
+        scores; True when no state is left waiting."""
+        stack, parent, partial, pruned = self._deep, self._parent, self._partial, self.pruned
+        expand = self.space.expand
+        clock = time.perf_counter
+        nodes = self.nodes
+        fresh: list[tuple[int, Hashable, Any]] = []
+        pop, extend = stack.pop, stack.extend
+        try:
+            while stack:
+                if nodes >= until or (nodes % _CHECK_EVERY == 0 and clock() >= deadline):
+                    return False
+                key, state = pop()
+                nodes += 1
+                fresh.clear()
+                won, skipped = expand(state, key, parent, fresh, -1, pruned)
+                if skipped:
+                    partial.append((key, state))
+                if won is not None:
+                    self.nodes = nodes
+                    self._won(self._line(won))
+                    return False
+                extend([(ckey, child) for _, ckey, child in fresh])
+            return True
+        finally:
+            self.nodes = nodes
 
     def _complete_pass(self) -> None:
         """After the pruned pass: search again every state that pass expanded only in part.
@@ -164,6 +224,7 @@ class _Search:
         """
         space = self.space
         self.pruned = False
+        self._deep = None
         if not space.best_first:
             self._reset()
             return

@@ -44,6 +44,7 @@ class Space(Generic[N]):
     turns: tuple[int, ...] = ()  # the orderings' turns, in order (empty: one each in turn)
     links_macros = True  # False: ``expand`` links a key to its parent's key only (no macro)
     can_prune = False  # True: a first, pruned pass may skip moves on a guess (no loss proved)
+    deep_after: int | None = None  # best-first hands its frontier to depth-first after this
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules

@@ -271,3 +271,63 @@ def test_a_win_found_by_any_ordering_replays_and_the_default_search_is_three_ord
             answer = solve_with(monkeypatch, step_weights, (), seed)
             assert answer.result == "won"
             assert replays_to_win(engine.new_game("beleaguered-castle", seed), answer.moves)
+
+
+# --- going depth first after a while (docs/solver.md §4.6) ------------------------------
+
+
+def deep_space(monkeypatch: pytest.MonkeyPatch, after: int | None) -> None:
+    """Make the castle space hand best-first's frontier to depth-first after ``after``
+    positions (None: never)."""
+    def space(rules: object) -> solve_castle.CastleSpace:
+        made = solve_castle.CastleSpace(rules)  # type: ignore[arg-type]
+        made.deep_after = after
+        return made
+
+    monkeypatch.setattr(solve_castle, "space", space)
+
+
+def test_going_depth_first_expands_each_position_once_so_a_loss_costs_no_more(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Depth-first goes on over best-first's table from every position waiting in its
+    frontiers: a proved loss expands exactly the positions best-first alone expands (every
+    reachable one, once), whenever the search goes depth first."""
+    deep_space(monkeypatch, None)
+    alone = engine.solve(engine.new_game("beleaguered-castle", 47), budget_ms=60_000)
+    assert alone.result == "lost" and alone.nodes > 500
+    for after in (0, 1, 100, alone.nodes // 2, alone.nodes - 1):
+        deep_space(monkeypatch, after)
+        deep = engine.solve(engine.new_game("beleaguered-castle", 47), budget_ms=60_000)
+        assert (deep.result, deep.nodes) == ("lost", alone.nodes), after
+
+
+def test_a_win_found_depth_first_replays_and_slices_change_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line won in the depth-first part is rebuilt from the keys like any other and
+    replays to a win; sliced into steps of a hundredth of a millisecond, the search
+    expands the same positions."""
+    for seed, after in ((1, 0), (3, 50), (6, 200)):
+        deep_space(monkeypatch, after)
+        game = engine.new_game("beleaguered-castle", seed)
+        whole = engine.solve(game, budget_ms=60_000, max_nodes=20_000)
+        assert whole.result == "won" and whole.nodes > after
+        assert replays_to_win(game, whole.moves)
+        solver = engine.Solver(game)
+        while solver.step(0.01) is None:
+            pass
+        assert (solver.result, solver.nodes, solver.moves) == ("won", whole.nodes, whole.moves)
+
+
+def test_depth_first_answers_agree_with_brute_force_on_small_random_positions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search that goes depth first at once still proves a loss only where brute force
+    over every legal move finds no win, and its wins replay."""
+    deep_space(monkeypatch, 0)
+    rng = random.Random("castle-solver-deep")
+    outcomes: list[bool] = []
+    for _ in range(30):
+        expected = check_against_brute_force(near_blocked(rng), 20_000)
+        if expected is not None:
+            outcomes.append(expected)
+    assert len(outcomes) >= 15
+    assert any(outcomes) and not all(outcomes), "wins and losses are both checked"
