@@ -54,6 +54,9 @@ from ..rules.state import Rules, State
 from .space import Child, Macro, Space, Table
 from .spaces import space_for
 
+# States a portfolio's two searches expand in a round, times their shares (Solver)
+_ROUND = 256
+
 # Loop turns between clock readings: a Klondike position can take a millisecond or more to
 # expand in the browser, so a slice of a few ms must look at the clock often.
 _CHECK_EVERY = 4
@@ -88,8 +91,9 @@ class _Search:
     """One search of one space from the root: a pruned pass if the space has one, then the
     complete pass. :meth:`run` expands states until a deadline or a node quota."""
 
-    def __init__(self, space: Space[Any], start: State) -> None:
+    def __init__(self, space: Space[Any], start: State, deep: bool = False) -> None:
         self.space = space
+        self.deep = deep  # depth-first from the root, every child once, no scores
         self.nodes = 0
         self.result: str | None = None  # "won" or "lost" once decided
         self.moves: list[Move] = []
@@ -120,7 +124,8 @@ class _Search:
         self._shared: set[Hashable] = {root_key}
         self._turn = 0
         self._partial: list[tuple[Hashable, State]] = []  # expanded in part by a pruned pass
-        self._deep: list[tuple[Hashable, Any]] | None = None  # the depth-first stack, once on
+        # deep: the states met and not expanded yet, the newest on top
+        self._deep: list[tuple[Hashable, Any]] | None = [(root_key, root)] if self.deep else None
 
     def _won(self, macros: list[Macro]) -> None:
         self.result = "won"
@@ -157,38 +162,17 @@ class _Search:
 
     def _search(self, deadline: float, until: int) -> bool:
         """The current pass's search; True when it ran out of states."""
-        space = self.space
-        if not space.best_first:
-            return self._depth_first(deadline, until)
-        after = space.deep_after
-        if self._deep is None and after is not None:
-            if self.nodes < after:
-                if self._best_first(deadline, min(until, after)):
-                    return True  # best-first ran out first
-                if self.result is not None or self.nodes < after:
-                    return False  # won, or out of time or quota
-            self._go_deep()
         if self._deep is not None:
             return self._deep_first(deadline, until)
-        return self._best_first(deadline, until)
-
-    def _go_deep(self) -> None:
-        """Hand every state waiting in the frontiers to the depth-first stack (each once,
-        the best of the first ordering on top)."""
-        done, stack, met = self._done, [], set()
-        for buckets, _scores in reversed(self._frontiers):
-            for score in sorted(buckets, reverse=True):
-                for _, key, state in buckets[score]:
-                    if key not in done and key not in met:
-                        met.add(key)
-                        stack.append((key, state))
-        self.dropped += [self._frontiers, *(p for each in self._frontiers for p in each)]
-        self._frontiers = []
-        self._deep = stack
+        if self.space.best_first:
+            return self._best_first(deadline, until)
+        return self._depth_first(deadline, until)
 
     def _deep_first(self, deadline: float, until: int) -> bool:
-        """Depth-first over the table best-first began: the newest state met first, no
-        scores; True when no state is left waiting."""
+        """Depth-first, for the second search of a portfolio (:class:`Solver`): the newest
+        state met first, its children met at once (each state is met, and expanded, once,
+        as in best-first), the space's step order kept and no scores worked out; True when
+        no state is left waiting."""
         stack, parent, partial, pruned = self._deep, self._parent, self._partial, self.pruned
         expand = self.space.expand
         clock = time.perf_counter
@@ -224,7 +208,9 @@ class _Search:
         """
         space = self.space
         self.pruned = False
-        self._deep = None
+        if self.deep:
+            self._deep, self._partial = self._partial, []
+            return
         if not space.best_first:
             self._reset()
             return
@@ -410,6 +396,13 @@ class Solver:
     position), ``"lost"`` (the whole search space was searched) or ``"unknown"``
     (``max_nodes`` states were expanded without an answer). The answer does not depend
     on how the time is sliced.
+
+    A space may ask for a *portfolio* (:attr:`Space.second_after`): once the first search
+    has expanded that many states, a second one, depth-first from the root with a table
+    of its own, takes turns with it, in rounds of positions (:attr:`Space.second_share`).
+    Either answers for both: each is complete on its own, so either proves a loss, and a
+    win replays whoever found it. The turns go by the positions each has expanded, never
+    by time, so the answer does not depend on the slicing.
     """
 
     def __init__(self, game: Game, max_nodes: int | None = None) -> None:
@@ -421,29 +414,68 @@ class Solver:
         self.result: str | None = None
         self.moves: list[Move] = []
         self._search = _Search(self.space, self.start)
+        self._second: _Search | None = None  # the portfolio's depth-first search, once on
         self._check()
 
     @property
     def nodes(self) -> int:
-        """States expanded so far."""
-        return self._search.nodes
+        """States expanded so far (by both searches of a portfolio)."""
+        second = self._second
+        return self._search.nodes + (second.nodes if second is not None else 0)
+
+    def _searches(self) -> list[_Search]:
+        return [self._search] if self._second is None else [self._search, self._second]
 
     def _check(self) -> None:
-        search = self._search
-        if search.result is not None:
-            self.result, self.moves = search.result, search.moves
-        elif self.max_nodes is not None and search.nodes >= self.max_nodes:
-            self.result = "unknown"
+        for search in self._searches():
+            if search.result is not None:
+                self.result, self.moves = search.result, search.moves
+                break
+        else:
+            if self.max_nodes is not None and self.nodes >= self.max_nodes:
+                self.result = "unknown"
         if self.result is not None:  # answered: the tables are of no more use
-            search._drop()
-            search.dropped += [table for table in self.space.release() if table]
+            for search in self._searches():
+                search._drop()
+            self._search.dropped += [table for table in self.space.release() if table]
+
+    def _due(self) -> tuple[_Search, int]:
+        """The search whose turn it is and how many states it may expand in this turn:
+        the first alone up to ``second_after``, then rounds of ``_ROUND`` states shared
+        as ``second_share`` says. Worked out from the counts alone."""
+        first, after = self._search, self.space.second_after
+        if after is None:
+            return first, 1 << 62
+        if first.nodes < after:
+            return first, after - first.nodes
+        second = self._second
+        if second is None:
+            second = self._second = _Search(self.space, self.start, deep=True)
+        ours, theirs = self.space.second_share
+        rounds = second.nodes // (theirs * _ROUND) + 1
+        if first.nodes - after < ours * _ROUND * rounds:
+            return first, ours * _ROUND * rounds - (first.nodes - after)
+        return second, theirs * _ROUND * rounds - second.nodes
+
+    def _run(self, deadline: float, quota: int) -> None:
+        """Expand up to ``quota`` states before ``deadline``, each search in its turn."""
+        while quota > 0:
+            search, due = self._due()
+            asked = min(quota, due)
+            made = search.run(deadline, asked)
+            quota -= made
+            if search.result is not None or made < asked:
+                return  # answered, or out of time
 
     def released(self) -> list[Table]:
         """The tables the solver let go of since the last call (when it answered, or when a
         pass started over), for the caller to free: a table of a hundred thousand states
         takes a tenth of a second to free in the browser, so a page empties them a little
         at a time. Not taken, they go with the solver."""
-        dropped, self._search.dropped = self._search.dropped, []
+        dropped: list[Table] = []
+        for search in self._searches():
+            dropped += search.dropped
+            search.dropped = []
         return dropped
 
     def release(self) -> list[Table]:
@@ -464,7 +496,7 @@ class Solver:
             collecting = gc.isenabled()
             gc.disable()
             try:
-                self._search.run(began + ms / 1000.0, quota)
+                self._run(began + ms / 1000.0, quota)
             finally:
                 if collecting:
                     gc.enable()

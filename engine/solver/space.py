@@ -44,7 +44,11 @@ class Space(Generic[N]):
     turns: tuple[int, ...] = ()  # the orderings' turns, in order (empty: one each in turn)
     links_macros = True  # False: ``expand`` links a key to its parent's key only (no macro)
     can_prune = False  # True: a first, pruned pass may skip moves on a guess (no loss proved)
-    deep_after: int | None = None  # best-first hands its frontier to depth-first after this
+    # a portfolio (see Solver): after this many positions a second, depth-first search
+    # from the root with a table of its own takes turns with the first, in this ratio of
+    # positions (first, second); None: one search
+    second_after: int | None = None
+    second_share: tuple[int, int] = (1, 1)
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules

@@ -273,41 +273,48 @@ def test_a_win_found_by_any_ordering_replays_and_the_default_search_is_three_ord
             assert replays_to_win(engine.new_game("beleaguered-castle", seed), answer.moves)
 
 
-# --- going depth first after a while (docs/solver.md §4.6) ------------------------------
+# --- a portfolio: best-first, then a depth-first search beside it (docs/solver.md §4.6) --
 
 
-def deep_space(monkeypatch: pytest.MonkeyPatch, after: int | None) -> None:
-    """Make the castle space hand best-first's frontier to depth-first after ``after``
-    positions (None: never)."""
+def portfolio(monkeypatch: pytest.MonkeyPatch, after: int | None,
+              share: tuple[int, int] = (1, 1)) -> None:
+    """Make the castle space start its depth-first second search after ``after`` positions
+    (None: never), sharing the positions as ``share`` says ((0, 1): depth-first alone)."""
     def space(rules: object) -> solve_castle.CastleSpace:
         made = solve_castle.CastleSpace(rules)  # type: ignore[arg-type]
-        made.deep_after = after
+        made.second_after, made.second_share = after, share
         return made
 
     monkeypatch.setattr(solve_castle, "space", space)
 
 
-def test_going_depth_first_expands_each_position_once_so_a_loss_costs_no_more(
+def test_depth_first_expands_each_position_once_so_a_loss_costs_what_best_first_costs(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Depth-first goes on over best-first's table from every position waiting in its
-    frontiers: a proved loss expands exactly the positions best-first alone expands (every
-    reachable one, once), whenever the search goes depth first."""
-    deep_space(monkeypatch, None)
+    """The depth-first search meets each position once, like best-first: alone, it proves
+    a loss after exactly the positions best-first expands (every reachable one); beside
+    best-first, the loss is proved by whichever search is through first, each having
+    expanded at most that many."""
+    portfolio(monkeypatch, None)
     alone = engine.solve(engine.new_game("beleaguered-castle", 47), budget_ms=60_000)
     assert alone.result == "lost" and alone.nodes > 500
-    for after in (0, 1, 100, alone.nodes // 2, alone.nodes - 1):
-        deep_space(monkeypatch, after)
-        deep = engine.solve(engine.new_game("beleaguered-castle", 47), budget_ms=60_000)
-        assert (deep.result, deep.nodes) == ("lost", alone.nodes), after
+    portfolio(monkeypatch, 0, (0, 1))
+    deep = engine.solve(engine.new_game("beleaguered-castle", 47), budget_ms=60_000)
+    assert (deep.result, deep.nodes) == ("lost", alone.nodes)
+    for after, share in ((0, (1, 1)), (100, (3, 1)), (alone.nodes // 2, (1, 2))):
+        portfolio(monkeypatch, after, share)
+        solver = engine.Solver(engine.new_game("beleaguered-castle", 47))
+        assert solver.step(60_000) == "lost"
+        counts = [solver._search.nodes, solver._second.nodes]  # type: ignore[union-attr]
+        assert max(counts) == alone.nodes and sum(counts) == solver.nodes, (after, share)
 
 
 def test_a_win_found_depth_first_replays_and_slices_change_nothing(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A line won in the depth-first part is rebuilt from the keys like any other and
-    replays to a win; sliced into steps of a hundredth of a millisecond, the search
-    expands the same positions."""
-    for seed, after in ((1, 0), (3, 50), (6, 200)):
-        deep_space(monkeypatch, after)
+    """A line won by the depth-first search is rebuilt from the keys like any other and
+    replays to a win; sliced into steps of a hundredth of a millisecond, the portfolio
+    expands the same positions in the same turns."""
+    for seed, after, share in ((1, 0, (0, 1)), (3, 50, (1, 1)), (6, 200, (1, 3))):
+        portfolio(monkeypatch, after, share)
         game = engine.new_game("beleaguered-castle", seed)
         whole = engine.solve(game, budget_ms=60_000, max_nodes=20_000)
         assert whole.result == "won" and whole.nodes > after
@@ -320,9 +327,9 @@ def test_a_win_found_depth_first_replays_and_slices_change_nothing(
 
 def test_depth_first_answers_agree_with_brute_force_on_small_random_positions(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A search that goes depth first at once still proves a loss only where brute force
-    over every legal move finds no win, and its wins replay."""
-    deep_space(monkeypatch, 0)
+    """Depth-first alone proves a loss only where brute force over every legal move finds
+    no win, and its wins replay."""
+    portfolio(monkeypatch, 0, (0, 1))
     rng = random.Random("castle-solver-deep")
     outcomes: list[bool] = []
     for _ in range(30):
