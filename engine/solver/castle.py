@@ -170,24 +170,21 @@ class CastleSpace(Space[Node]):
         """Foundation moves, then moves onto a card one rank higher, then into one empty row
         (most promising last); none from a position where no row can ever be emptied again."""
         out: list = []
-        self._expand(node, None, None, out, 0)
+        self.expand(node, None, None, out, 0, False)
         return out
 
-    def expand(self, node: Node, key: Hashable, parent: dict[Hashable, Any], fresh: Fresh,
+    def expand(self, node: Node, key: Hashable, parent: dict[Hashable, Any] | None, out: Fresh,
                queue: int, pruned: bool) -> tuple[Hashable | None, bool]:
-        """:meth:`Space.expand` (nothing is pruned here)."""
-        return self._expand(node, key, parent, fresh, queue), False
-
-    def _expand(self, node: Node, key: Hashable, parent: dict | None, out: list,
-                queue: int) -> Hashable | None:
-        """:meth:`Space.expand`, with the key, the win test and the score made inline (a
-        child met before is dropped before its score is worked out); with ``parent`` None,
-        :meth:`children`: every child, as ``(macro, child)``."""
+        """:meth:`Space.expand` (nothing is pruned here), with the key, the win test and the
+        score made inline (a child met before is dropped before its score is worked out);
+        with ``parent`` None, :meth:`children`: every child, as ``(macro, child)``."""
         packed, heights, steps, static, moved = node
         rows = packed.split(_SEP)
-        nexts, memo = self._memo(heights)
+        found = self._memos.get(heights)
+        nexts, memo = found if found is not None else self._memo(heights)
         row_score = self._row_score
-        onto: list[list[int]] = [[] for _ in range(15)]  # rank -> rows ending in it
+        # rank -> rows ending in it
+        onto: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
         empty = -1
         for d in range(ROWS):
             row = rows[d]
@@ -222,7 +219,7 @@ class CastleSpace(Space[Node]):
             for d in onto[(card & 15) + 1]:
                 scored.append((190 - uncover) << 8 | s << 4 | d)
         if not frees and stuck(rows, heights):
-            return None  # no row can ever be emptied again
+            return None, False  # no row can ever be emptied again
         # the most promising last: among equal scores the search takes the newest first
         scored.sort(reverse=True)
         steps += 1
@@ -260,7 +257,7 @@ class CastleSpace(Space[Node]):
                     continue
                 parent[ckey] = key  # the solver finds the macro again for a won line
                 if after == _WON:
-                    return ckey
+                    return ckey, False
             if queue < 0:  # depth first: no score
                 out.append((0, ckey, (ckey, after, steps, 0, card if plain else -1)))
                 continue
@@ -285,7 +282,7 @@ class CastleSpace(Space[Node]):
                 out.append((macro, child))
             else:
                 out.append((value + step, ckey, child))
-        return None
+        return None, False
 
 
 def stuck(rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...] | list[int]) -> bool:

@@ -285,9 +285,8 @@ class _Search:
                     self.nodes = nodes
                     self._won(self._line(won))
                     return False
-                if queues > 1:
-                    if key in shared:  # not to be expanded again from another frontier
-                        done.add(key)
+                if queues > 1 and key in shared:  # not to be expanded again from another frontier
+                    done.add(key)
                     if parent[key] is None:  # the root: its children join every ordering
                         for other, (each, ranks) in enumerate(frontiers):
                             for _, ckey, child in fresh:
