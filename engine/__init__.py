@@ -1,6 +1,7 @@
 """Pocket Patience's rules engine: pure Python, standard library only.
 
-Runs unchanged in CPython and in Pyodide. The public API::
+Runs unchanged in CPython and in Pyodide; this module and engine.rules (not the solver)
+run unchanged in MicroPython too (engine/rules/compat.py). The public API::
 
     import engine
     engine.VARIANTS                          # variant ids, menu order
