@@ -194,8 +194,9 @@ def test_a_new_deal_and_a_finish_move_many_cards_and_leave_none_astray(moving):
 def test_a_new_deal_puts_its_cards_into_their_piles_a_few_a_frame(moving, variant, tableau):
     """The cards dealt out join their piles as they leave the stock, at most two in the
     intent's task and two a frame after: no frame styles and paints the whole deal.
-    (From a game of another family: no card of the table before is kept.)"""
-    moving.open("spider-1" if variant == "klondike" else "klondike", 5)
+    (From another deal of the same game: no card of it stays where it was, even where
+    the new deal has a face-down card at the same place, and each shows its new face.)"""
+    moving.open(variant, 5)
     seen = deal(moving, variant, 8, tableau)
     counts = seen["counts"]
     assert counts[0] <= 2 and max(counts) <= 2, counts

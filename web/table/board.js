@@ -143,13 +143,17 @@ export class Board {
     const needs = [];
     const changed = new Set();
     const turned = [];
+    // A deal with motion keeps no card where it was outside the stock: each waits for its
+    // turn to leave the stock (none waits there in a flight of its own, restyled each frame).
+    const dealt = deal && pace() > 0;
     for (const p of this.piles.values()) {
       const next = piles[p.id] || [];
       const old = p.cards;
+      const dealing = dealt && p.id !== "stock";
       let k = 0;
-      while (k < old.length && k < next.length && old[k].text === next[k]) k++;
+      while (!dealing && k < old.length && k < next.length && old[k].text === next[k]) k++;
       let flipped = null;
-      if (k < old.length && k < next.length) {
+      if (!dealing && k < old.length && k < next.length) {
         const down = old[k].text === "down";
         const turnsUp = down && next[k] !== "down" && next.length === k + 1;
         const turnsDown = !down && next[k] === "down" && old.length === k + 1;
@@ -217,13 +221,14 @@ export class Board {
     // at the same spot of the table, in their old pile's new place.)
     const later = animate
       && this.motion.cascades(placed.filter((m) => m.from).map((m) => m.pile.id));
-    const dealt = deal && pace() > 0;
     for (const cand of leaving) if (!(later && cand.used)) cand.rec.el.remove();
     for (const m of placed) {
       if (m.rec.el.classList.contains("dragging")) m.rec.el.classList.remove("dragging");
       m.rec.waiting = (later && m.from !== null) || (dealt && m.pile.id !== "stock");
       if (!m.rec.waiting) this.attach(m);
-      else if (refitted && m.origin) {
+      else if (dealt) {
+        if (m.turn) setFace(m.rec.el, m.rec.text); // (out of the page until its turn)
+      } else if (refitted && m.origin) {
         const g = m.origin.geom;
         m.rec.el.style.transform = `translate(${(m.from[0] - g.x) / g.scale}px,${(m.from[1] - g.y) / g.scale}px)`;
       }
