@@ -1,14 +1,17 @@
-// Runs a Python program under MicroPython in Node, with the engine's rules importable.
+// Runs a Python program under MicroPython in Node, with the engine's rules and the page's
+// Python (web/*.py) importable.
 //
 //     node tools/micropython.mjs PROGRAM.py
 //
 // MicroPython is the WebAssembly build PyScript loads (npm
 // @micropython/micropython-webassembly-pyscript, a dev dependency pinned at the version
-// vendor/pyscript expects). engine/__init__.py and engine/rules/*.py are copied, as they
-// are in this repository, into MicroPython's in-memory file system, whose root is first on
-// its sys.path; the solver is not (it runs in CPython only). The program's output goes to
+// vendor/pyscript expects). engine/__init__.py, engine/rules/*.py and web/*.py are copied,
+// as they are in this repository, into MicroPython's in-memory file system, whose root is
+// first on its sys.path; the solver is not (it runs in CPython only), so the web/ modules
+// that import it fail to import here. The program's output goes to
 // stdout; a Python exception prints its traceback to stderr and exits with status 1.
-// tests/engine/test_micropython.py plays games through it and compares them with CPython's.
+// tests/engine/test_micropython.py plays games through it and compares them with CPython's;
+// tests/web/test_micropython_web.py does the same with the page's modules.
 
 import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -39,6 +42,12 @@ mp.FS.writeFile("/engine/__init__.py", readFileSync(`${root}engine/__init__.py`)
 for (const name of readdirSync(`${root}engine/rules`)) {
   if (name.endsWith(".py")) {
     mp.FS.writeFile(`/engine/rules/${name}`, readFileSync(`${root}engine/rules/${name}`));
+  }
+}
+mp.FS.mkdir("/web");
+for (const name of readdirSync(`${root}web`)) {
+  if (name.endsWith(".py")) {
+    mp.FS.writeFile(`/web/${name}`, readFileSync(`${root}web/${name}`));
   }
 }
 let status = 0;

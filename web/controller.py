@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import engine
 from engine.rules.cards import SUIT_MASK, parse_card
@@ -32,7 +32,10 @@ from web.desk import SolverDesk
 from web.saves import GameSaves, Saved
 from web.scores import Scores
 from web.stats import StatsBook
-from web.storage import FLAGS, SPEEDS, TAP_MODES, Notice, Storage
+from web.storage import FLAGS, SPEEDS, TAP_MODES, Storage
+
+if TYPE_CHECKING:
+    from web.storage import Notice
 
 Payload = dict[str, Any]
 # Intents that never act on the game in play: they do not wait to follow another tab.

@@ -8,12 +8,15 @@ controller module (which imports them).
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import engine
 from web import share
 from web.stats import StatsBook
-from web.storage import Notice, Storage
+from web.storage import Storage
+
+if TYPE_CHECKING:
+    from web.storage import Notice
 
 Payload = dict[str, Any]
 

@@ -14,19 +14,23 @@ Traceback (most recent call last):
 web.jsontext.JsonTextError: nested too deeply (more than 16 levels)
 """
 
-from __future__ import annotations
-
 import json
 import re
-from typing import Any
+
+from web.compat import MICROPYTHON, TYPE_CHECKING, RecursionError
+
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_DEPTH = 16  # every value the app stores or imports is at most 6 levels deep
 MAX_CHARS = 1_000_000
 
 # A string literal (its closing quote optional, so an unterminated one ends the scan in
 # one pass), or anything that is not a bracket: both are removed before counting.
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+# (Not compiled in MicroPython, which has no re.DOTALL and counts by hand.)
+if not MICROPYTHON:
+    _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+    _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 
 
 class JsonTextError(ValueError):
@@ -35,6 +39,8 @@ class JsonTextError(ValueError):
 
 def depth(text: str) -> int:
     """The deepest nesting of arrays and objects in ``text`` (brackets in strings ignored)."""
+    if MICROPYTHON:  # its re recurses per character: a long string overflows the stack
+        return _depth_by_hand(text)
     brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
     level = deepest = 0
     for ch in brackets:
@@ -47,7 +53,30 @@ def depth(text: str) -> int:
     return deepest
 
 
-def loads(text: str, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH) -> Any:
+def _depth_by_hand(text: str) -> int:
+    """What :func:`depth` finds, a character at a time."""
+    level = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "[" or ch == "{":
+            level += 1
+            if level > deepest:
+                deepest = level
+        elif ch == "]" or ch == "}":
+            level -= 1
+    return deepest
+
+
+def loads(text: str, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH) -> "Any":
     """``json.loads(text)`` once ``text`` is known to be small and shallow enough."""
     if not isinstance(text, str):
         raise JsonTextError("not text")

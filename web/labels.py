@@ -1,13 +1,13 @@
 """Words the table shows: game titles, pile names, card names, progress lines.
 
-Pure Python (no browser imports), so the controller and its tests share it.
+Pure Python (no browser imports), so the controller and its tests share it; it runs in
+CPython and MicroPython alike (web/compat.py).
 """
-
-from __future__ import annotations
 
 import engine
 from engine.rules.cards import RANKS, SUITS, parse_card
 from engine.rules.variants import REGISTRY, rules_for
+from web.compat import capitalize
 
 TITLES = {v.id: v.title for v in REGISTRY}
 _FAMILIES = {v.id: v.family for v in REGISTRY}
@@ -16,7 +16,7 @@ SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 
 def title(variant: str) -> str:
     """The menu name of ``variant`` (its id when it has none yet)."""
-    return TITLES.get(variant, variant.replace("-", " ").capitalize())
+    return TITLES.get(variant, capitalize(variant.replace("-", " ")))
 
 
 def family(variant: str) -> str:
@@ -36,7 +36,7 @@ def pile_name(variant: str, pile: str) -> str:
     if role is None:
         return pile
     if role in ("stock", "waste"):
-        return pile.capitalize()
+        return capitalize(pile)
     number = int(pile[1:]) + 1
     fam = family(variant)
     if role == "tableau":
@@ -45,7 +45,7 @@ def pile_name(variant: str, pile: str) -> str:
         return f"Reserve {number}"
     if role == "foundation":
         if fam in ("klondike", "castle") and number <= 4:
-            return f"{SUIT_WORDS[number - 1].capitalize()} foundation"
+            return f"{capitalize(SUIT_WORDS[number - 1])} foundation"
         if fam == "spider":
             return f"Completed sequence {number}"
         return "Foundation"

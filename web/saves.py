@@ -24,16 +24,20 @@ A save written before saves came in parts (``{"record": Game.record(), "elapsed_
 "recorded"}`` under the same key) is read as well; the next save rewrites it in parts.
 """
 
-from __future__ import annotations
-
 import json
-import zlib
-from typing import Any, NamedTuple
 
 import engine
+from web.compat import TYPE_CHECKING, crc32, record
 from web.jsontext import JsonTextError, loads
 from web.stats import MAX_MS, is_day
-from web.storage import GAME, Storage, StorageError, unwrap, wrap
+from web.storage import GAME, StorageError, unwrap, wrap
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from web.storage import Storage
+
+    Span = tuple[int, int, str]  # moves start..end of the line undo together; what they were
 
 CHUNK = 200  # moves a chunk holds
 HEAD_CHARS = 20_000
@@ -41,18 +45,14 @@ CHUNK_CHARS = 20 * CHUNK + 200
 SPANS = 200  # the latest spans kept in the head (older ones undo a move at a time)
 SPAN_KINDS = frozenset({"Finish", "Move"})
 
-Span = tuple[int, int, str]  # moves start..end of the line undo together; what they were
+class Saved(record("Saved", ("game", "game_id", "elapsed_ms", "recorded", "daily", "spans"),
+                   ("", ()))):
+    """A game read back from the save, with what the table keeps beside it: the
+    engine.Game, its id (str), the time played (int ms), whether its result is counted,
+    the date ("YYYY-MM-DD") whose daily deal it is (else "") and the spans, a tuple of
+    Span: moves that undo together (web.controller.Table.spans)."""
 
-
-class Saved(NamedTuple):
-    """A game read back from the save, with what the table keeps beside it."""
-
-    game: engine.Game
-    game_id: str
-    elapsed_ms: int
-    recorded: bool
-    daily: str = ""  # the date ("YYYY-MM-DD") whose daily deal this game is, if it is one
-    spans: tuple[Span, ...] = ()  # moves that undo together (web.controller.Table.spans)
+    __slots__ = ()
 
 
 def chunk_name(n: int) -> str:
@@ -65,7 +65,7 @@ def chunks_for(count: int) -> int:
     return -(-count // CHUNK)
 
 
-def read_spans(value: Any, count: int) -> tuple[Span, ...]:
+def read_spans(value: "Any", count: int) -> "tuple[Span, ...]":
     """The spans of a head, in order and within its ``count`` moves; () when the field is
     absent or makes no sense."""
     if not isinstance(value, list) or len(value) > SPANS:
@@ -82,7 +82,7 @@ def read_spans(value: Any, count: int) -> tuple[Span, ...]:
     return tuple(spans)
 
 
-def _count(value: Any, what: str, top: int | None = None) -> int:
+def _count(value: "Any", what: str, top: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0 \
             or (top is not None and value > top):
         raise StorageError(f"its {what} is not a whole number in range")
@@ -92,7 +92,7 @@ def _count(value: Any, what: str, top: int | None = None) -> int:
 class GameSaves:
     """Reads and writes the autosave of one app copy's game in progress."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: "Storage") -> None:
         self.storage = storage
         self.seen: str | None = None  # the head text this tab last read or wrote
         self._id: str | None = None  # the game whose chunks are stored
@@ -106,7 +106,7 @@ class GameSaves:
 
     # -- reading --------------------------------------------------------------------------
 
-    def load(self) -> Saved | None:
+    def load(self) -> "Saved | None":
         """The saved game; None when there is none (or it was damaged: then kept aside)."""
         storage = self.storage
         text = storage.read_text(GAME)
@@ -134,7 +134,7 @@ class GameSaves:
         self._chunks = chunks_for(len(self._line)) if "record" not in head else 0
         return saved
 
-    def _from_parts(self, head: dict[str, Any], parts: list[str | None]) -> Saved:
+    def _from_parts(self, head: "dict[str, Any]", parts: list[str | None]) -> "Saved":
         game_id = head.get("id")
         if not isinstance(game_id, str) or not 0 < len(game_id) <= 40:
             raise StorageError("it names no game")
@@ -158,14 +158,14 @@ class GameSaves:
         record["moves"] = moves[:count]
         return self._saved(record, game_id, head)
 
-    def _from_record(self, head: dict[str, Any], text: str) -> Saved:
+    def _from_record(self, head: "dict[str, Any]", text: str) -> "Saved":
         record = head["record"]
         if not isinstance(record, dict):
             raise StorageError("it holds no game record")
-        game_id = "s1-" + f"{zlib.crc32(text.encode()):08x}"  # the same in every tab
+        game_id = "s1-" + f"{crc32(text.encode()):08x}"  # the same in every tab
         return self._saved(record, game_id, head)
 
-    def _saved(self, record: dict[str, Any], game_id: str, head: dict[str, Any]) -> Saved:
+    def _saved(self, record: "dict[str, Any]", game_id: str, head: "dict[str, Any]") -> "Saved":
         game = engine.replay(record)
         elapsed = head.get("elapsed_ms", 0)
         valid = isinstance(elapsed, int) and not isinstance(elapsed, bool)
@@ -178,8 +178,8 @@ class GameSaves:
 
     # -- writing --------------------------------------------------------------------------
 
-    def save(self, game: engine.Game, game_id: str, elapsed_ms: int, recorded: bool,
-             daily: str = "", spans: list[Span] | tuple[Span, ...] = ()) -> bool:
+    def save(self, game: "engine.Game", game_id: str, elapsed_ms: int, recorded: bool,
+             daily: str = "", spans: "list[Span] | tuple[Span, ...]" = ()) -> bool:
         """Write what changed since the last save of this game; False when refused."""
         storage = self.storage
         line = game.line

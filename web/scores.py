@@ -1,7 +1,8 @@
 """Statistics and sharing, a part of the table: results counted, the stats view with
 export and import, damaged saved data kept aside, the share link.
 
-Pure Python (no browser imports). :class:`Scores` is one part of web.controller.Table; its
+Pure Python (no browser imports), in the subset CPython and MicroPython share
+(web/compat.py). :class:`Scores` is one part of web.controller.Table; its
 intents come through the page's one dispatch like every other action:
 
 - ``stats`` / ``stats_reset`` / ``stats_export`` / ``stats_import``: the statistics view
@@ -17,24 +18,23 @@ opening a share link) counts it as a loss, and the page asks the player first (t
 payload's ``in_progress``); the undo count is recorded but never a penalty.
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
-
 import engine
 from web import labels, share
+from web.compat import TYPE_CHECKING
 from web.stats import Result, StatsFileError, chart_svg, clock_text, is_day, summary
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from web.host import Host
 
-Payload = dict[str, Any]
+    Payload = dict[str, Any]
 
 
 class Scores:
     """Statistics, damaged-data and sharing intents for one table."""
 
-    def __init__(self, table: Host) -> None:
+    def __init__(self, table: "Host") -> None:
         self.table = table
 
     # -- counting results -----------------------------------------------------------------
@@ -59,7 +59,7 @@ class Scores:
         if self.in_progress:
             self.record_result(won=False)
 
-    def fields(self, payload: Payload) -> None:
+    def fields(self, payload: "Payload") -> None:
         """Render payload extras: in_progress, a link waiting for consent, storage notices."""
         payload["in_progress"] = self.in_progress
         if self.table.pending_link is not None:
@@ -83,7 +83,7 @@ class Scores:
 
     # -- the statistics view --------------------------------------------------------------
 
-    def stats(self, variant: str | None = None, today: str = "") -> Payload:
+    def stats(self, variant: str | None = None, today: str = "") -> "Payload":
         """The statistics of ``variant`` (default: the game on the table) for the view;
         ``today`` is the page's local date (``YYYY-MM-DD``), for the daily streak."""
         if variant not in engine.VARIANTS:
@@ -103,7 +103,7 @@ class Scores:
         }
 
     def stats_reset(self, variant: str | None = None, everything: bool = False,
-                    today: str = "") -> Payload:
+                    today: str = "") -> "Payload":
         """Forget the statistics of ``variant`` (or of every game); the page confirmed."""
         self.table.stats.reset(None if everything else variant if variant in engine.VARIANTS
                          else self.table.game.variant)
@@ -112,14 +112,14 @@ class Scores:
                              else f"Statistics of {answer['title']} were reset.")
         return answer
 
-    def stats_export(self, now: str = "") -> Payload:
+    def stats_export(self, now: str = "") -> "Payload":
         """The export file: its text and a file name."""
         day = now[:10] if len(now) >= 10 else "export"
         return {"event": "stats_export", "text": self.table.stats.export(now),
                 "filename": f"pocket-patience-stats-{day}.json"}
 
     def stats_import(self, text: str = "", variant: str | None = None,
-                     today: str = "") -> Payload:
+                     today: str = "") -> "Payload":
         """Replace the statistics with a file's; a bad file changes nothing and says why."""
         try:
             imported = self.table.stats.import_text(str(text))
@@ -134,13 +134,13 @@ class Scores:
 
     # -- damaged data kept aside ----------------------------------------------------------
 
-    def damaged_export(self, now: str = "") -> Payload:
+    def damaged_export(self, now: str = "") -> "Payload":
         """The damaged values kept aside, as a file for the player to download."""
         day = now[:10] if len(now) >= 10 else "export"
         return {"event": "damaged_export", "text": self.table.storage.damaged_export(),
                 "filename": f"pocket-patience-damaged-data-{day}.json"}
 
-    def damaged_clear(self) -> Payload:
+    def damaged_clear(self) -> "Payload":
         """Delete the damaged values kept aside (the page asked the player first)."""
         count = self.table.storage.damaged_clear()
         return {"event": "damaged_clear", "damaged": self.table.storage.damaged_count(),
@@ -148,7 +148,7 @@ class Scores:
 
     # -- sharing ----------------------------------------------------------------------------
 
-    def share(self, page: str = "", result: bool = False) -> Payload:
+    def share(self, page: str = "", result: bool = False) -> "Payload":
         """The share link of the deal on the table, for the app at ``page``; with
         ``result``, and the game won, the text tells how it was won."""
         game, daily = self.table.game, self.table.daily

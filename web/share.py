@@ -16,22 +16,18 @@ Link(variant='spider-2', deal=42)
 True
 """
 
-from __future__ import annotations
-
-from typing import NamedTuple
-
 from engine.rules.variants import DEAL_MAX, DEAL_MIN
+from web.compat import isascii, isprintable, page_link, parse_qsl, record
 from web.stats import is_day
 
 QUOTE_LIMIT = 40  # characters of a bad value quoted back in a message
 
 
-class Link(NamedTuple):
-    """The deal a share link names."""
+class Link(record("Link", ("variant", "deal", "daily"), ("",))):
+    """The deal a share link names: the variant, the deal number, and the date
+    (``YYYY-MM-DD``) when it is that date's daily deal, else ""."""
 
-    variant: str
-    deal: int
-    daily: str = ""
+    __slots__ = ()
 
 
 class LinkError(ValueError):
@@ -47,21 +43,17 @@ def make_link(page_url: str, variant: str, deal: int, daily: str = "") -> str:
     """
     if isinstance(deal, bool) or not isinstance(deal, int) or not DEAL_MIN <= deal <= DEAL_MAX:
         raise ValueError(f"deal number must be from {DEAL_MIN} to {DEAL_MAX}, not {deal!r}")
-    # Imported here, not at start-up: urllib.parse (with the ipaddress module it pulls in)
-    # takes about 50 ms to import in Pyodide, and only the Share button needs it.
-    from urllib.parse import urlencode, urlsplit, urlunsplit
-
-    parts = urlsplit(page_url)
-    path = parts.path or "/"
-    if path.endswith("/index.html"):
-        path = path[: -len("index.html")]
-    query = urlencode({"game": variant, "deal": str(deal), **({"daily": daily} if daily else {})})
-    return urlunsplit((parts.scheme, parts.netloc, path, query, ""))
+    # web.compat imports urllib.parse only now, not at start-up: with the ipaddress module it
+    # pulls in it takes about 50 ms to import in Pyodide, and only the Share button needs it.
+    pairs = [("game", variant), ("deal", str(deal))]
+    if daily:
+        pairs.append(("daily", daily))
+    return page_link(page_url, pairs)
 
 
 def quoted(value: str) -> str:
     """``value`` in quotes for a message, shortened, control characters shown as '?'."""
-    clean = "".join(ch if ch.isprintable() else "?" for ch in value)
+    clean = "".join(ch if isprintable(ch) else "?" for ch in value)
     if len(clean) > QUOTE_LIMIT:
         clean = clean[: QUOTE_LIMIT - 1] + "…"
     return f"“{clean}”"
@@ -72,7 +64,7 @@ def parse_deal(text: str) -> int:
     if text == "":
         raise LinkError("The link does not give a deal number.")
     # ASCII digits only: no sign, spaces, decimal point, exponent or other scripts' digits.
-    if not (text.isascii() and text.isdigit()):
+    if not (isascii(text) and text.isdigit()):
         raise LinkError(f"The deal number {quoted(text)} in the link is not a whole number.")
     digits = text.lstrip("0") or "0"
     if len(digits) > len(str(DEAL_MAX)) or not DEAL_MIN <= int(digits) <= DEAL_MAX:
@@ -92,14 +84,12 @@ def query_pairs(query: str) -> list[tuple[str, str]]:
     [('game', 'spider-2'), ('deal', '42'), ('x', '')]
     """
     if "%" in query or "+" in query:
-        from urllib.parse import parse_qsl
-
-        return parse_qsl(query, keep_blank_values=True)
+        return parse_qsl(query)
     return [(name, value) for name, _, value in (f.partition("=") for f in query.split("&") if f)]
 
 
 def parse_link(query: str, variants: tuple[str, ...] | list[str],
-               titles: dict[str, str] | None = None) -> Link | None:
+               titles: dict[str, str] | None = None) -> "Link | None":
     """The deal a page query (``location.search``) names, None when it names none.
 
     Raises :class:`LinkError` with a message for the player when the link is bad: a game

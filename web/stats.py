@@ -16,16 +16,16 @@ and :func:`parse_export` checks every field of it before anything is replaced: a
 raises :class:`StatsFileError` with a message for the player and changes nothing.
 """
 
-from __future__ import annotations
-
 import html
 import json
-from dataclasses import asdict, dataclass, field, replace
 from datetime import date, timedelta
-from typing import Any
 
 from engine.rules.variants import DEAL_MAX
 from web import jsontext
+from web.compat import TYPE_CHECKING, dumps_indented, isascii, record, round1, tenths
+
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA = 1
 APP = "pocket-patience"
@@ -43,19 +43,16 @@ class StatsFileError(ValueError):
     """Statistics data that cannot be used; ``str(error)`` says why, for the player."""
 
 
-@dataclass(frozen=True)
-class Result:
-    """One finished game: won or lost, its time and moves, undos used, the deal, and the
-    date (``YYYY-MM-DD``) when it was that date's daily deal."""
+class Result(record("Result", ("won", "time_ms", "moves", "undos", "deal", "daily"),
+                    (0, 0, ""))):
+    """One finished game: won or lost (bool), its time (int ms) and moves, undos used, the
+    deal, and the date (``YYYY-MM-DD``) when it was that date's daily deal, else "".
 
-    won: bool
-    time_ms: int
-    moves: int
-    undos: int = 0
-    deal: int = 0
-    daily: str = ""
+    An immutable record (web/compat.py: a namedtuple), as are :class:`VariantStats`."""
 
-    def to_json(self) -> dict[str, Any]:
+    __slots__ = ()
+
+    def to_json(self) -> "dict[str, Any]":
         data = {"won": self.won, "time_ms": self.time_ms, "moves": self.moves,
                 "undos": self.undos, "deal": self.deal}
         if self.daily:
@@ -68,9 +65,9 @@ def day_after(day: str) -> str:
     return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
 
 
-def is_day(value: Any) -> bool:
+def is_day(value: "Any") -> bool:
     """True for a real date written ``YYYY-MM-DD``."""
-    if not isinstance(value, str) or len(value) != 10 or not value.isascii():
+    if not isinstance(value, str) or len(value) != 10 or not isascii(value):
         return False
     try:
         return date.fromisoformat(value).isoformat() == value
@@ -78,26 +75,35 @@ def is_day(value: Any) -> bool:
         return False
 
 
-@dataclass(frozen=True)
-class VariantStats:
-    """The record of one variant."""
+# The fields of VariantStats, all optional:
+#   played, won, lost       int, 0
+#   streak, best_streak     int, 0: the current run of wins and the longest
+#   best_time_ms            int | None: the fastest win
+#   fewest_moves            int | None: the shortest win
+#   win_time_total_ms       int, 0: the sum of the times of all wins (for the average)
+#   undos                   int, 0: made in finished games (recorded, never a penalty)
+#   recent                  tuple[Result, ...], (): the latest RECENT results
+#   daily_won, daily_streak, daily_best     int, 0: dailies won, the run of consecutive
+#                           dates won that ends with ``daily_last``, and the longest such run
+#   daily_last              str | None: the last date whose daily was won
+VARIANT_FIELDS = ("played", "won", "lost", "streak", "best_streak", "best_time_ms",
+                  "fewest_moves", "win_time_total_ms", "undos", "recent", "daily_won",
+                  "daily_streak", "daily_best", "daily_last")
+_DAILY_FIELDS = ("daily_won", "daily_streak", "daily_best", "daily_last")
 
-    played: int = 0
-    won: int = 0
-    lost: int = 0
-    streak: int = 0               # current run of wins
-    best_streak: int = 0
-    best_time_ms: int | None = None     # fastest win
-    fewest_moves: int | None = None     # shortest win
-    win_time_total_ms: int = 0    # sum of the times of all wins (for the average)
-    undos: int = 0                # undos made in finished games: recorded, never a penalty
-    recent: tuple[Result, ...] = field(default_factory=tuple)
-    # Daily deals: dailies won, the run of consecutive dates won that ends with the last
-    # date won (``daily_last``), and the longest such run.
-    daily_won: int = 0
-    daily_streak: int = 0
-    daily_best: int = 0
-    daily_last: str | None = None
+
+class VariantStats(record("VariantStats", VARIANT_FIELDS,
+                          (0, 0, 0, 0, 0, None, None, 0, 0, (), 0, 0, 0, None))):
+    """The record of one variant (its fields above)."""
+
+    __slots__ = ()
+
+    def replace(self, **changes: "Any") -> "VariantStats":
+        """These statistics with some fields changed (dataclasses.replace)."""
+        values = list(self)
+        for name, value in changes.items():
+            values[VARIANT_FIELDS.index(name)] = value
+        return VariantStats(*values)
 
     @property
     def win_rate(self) -> float | None:
@@ -115,38 +121,38 @@ class VariantStats:
         last = self.daily_last
         return self.daily_streak if last is not None and today <= day_after(last) else 0
 
-    def add_daily(self, day: str) -> VariantStats:
+    def add_daily(self, day: str) -> "VariantStats":
         """These statistics with the daily of ``day`` won. A date already won counts once;
         a daily of a date before the last one won counts as won but leaves the streak,
         which runs over dates in order."""
         last = self.daily_last
         if last is not None and day <= last:
-            return self if day == last else replace(self, daily_won=self.daily_won + 1)
+            return self if day == last else self.replace(daily_won=self.daily_won + 1)
         streak = self.daily_streak + 1 if last is not None and day == day_after(last) else 1
-        return replace(self, daily_won=self.daily_won + 1, daily_streak=streak,
+        return self.replace(daily_won=self.daily_won + 1, daily_streak=streak,
                        daily_best=max(self.daily_best, streak), daily_last=day)
 
-    def add(self, result: Result) -> VariantStats:
+    def add(self, result: "Result") -> "VariantStats":
         """These statistics with ``result`` added."""
-        recent = (*self.recent, result)[-RECENT:]
+        recent = (tuple(self.recent) + (result,))[-RECENT:]
         if result.won:
             base = self.add_daily(result.daily) if result.daily else self
             streak = self.streak + 1
-            return replace(
-                base, played=self.played + 1, won=self.won + 1, streak=streak,
+            return base.replace(
+                played=self.played + 1, won=self.won + 1, streak=streak,
                 best_streak=max(self.best_streak, streak),
                 best_time_ms=_least(self.best_time_ms, result.time_ms),
                 fewest_moves=_least(self.fewest_moves, result.moves),
                 win_time_total_ms=self.win_time_total_ms + result.time_ms,
                 undos=self.undos + result.undos, recent=recent)
-        return replace(self, played=self.played + 1, lost=self.lost + 1, streak=0,
+        return self.replace(played=self.played + 1, lost=self.lost + 1, streak=0,
                        undos=self.undos + result.undos, recent=recent)
 
-    def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+    def to_json(self) -> "dict[str, Any]":
+        data = dict(zip(VARIANT_FIELDS, self))  # noqa: B905 - as long; MicroPython's zip takes no strict=
         data["recent"] = [r.to_json() for r in self.recent]
         if not self.daily_won:  # the daily figures only once there are some
-            for name in ("daily_won", "daily_streak", "daily_best", "daily_last"):
+            for name in _DAILY_FIELDS:
                 del data[name]
         return data
 
@@ -155,27 +161,41 @@ def _least(old: int | None, new: int) -> int:
     return new if old is None else min(old, new)
 
 
-@dataclass(frozen=True)
 class Stats:
-    """Statistics of every variant played so far (variants never played are absent)."""
+    """Statistics of every variant played so far (variants never played are absent): a
+    value, never changed once made."""
 
-    variants: dict[str, VariantStats] = field(default_factory=dict)
+    def __init__(self, variants: "dict[str, VariantStats] | None" = None) -> None:
+        self.variants = {} if variants is None else variants
 
-    def of(self, variant: str) -> VariantStats:
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Stats) and self.variants == other.variants
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment] - equal by value, and mutable inside
+
+    def __repr__(self) -> str:
+        return f"Stats({self.variants!r})"
+
+    def of(self, variant: str) -> "VariantStats":
         """The statistics of ``variant`` (zeros if never played)."""
         return self.variants.get(variant, VariantStats())
 
-    def add(self, variant: str, result: Result) -> Stats:
+    def add(self, variant: str, result: "Result") -> "Stats":
         """These statistics with one more finished game of ``variant``."""
-        return Stats({**self.variants, variant: self.of(variant).add(result)})
+        variants = dict(self.variants)
+        variants[variant] = self.of(variant).add(result)
+        return Stats(variants)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> "dict[str, Any]":
         return {name: vs.to_json() for name, vs in sorted(self.variants.items())}
 
 
 # -- reading and checking -----------------------------------------------------------------
 
-def _count(data: dict[str, Any], key: str, where: str, optional: bool = False,
+def _count(data: "dict[str, Any]", key: str, where: str, optional: bool = False,
            limit: int = MAX_COUNT) -> int | None:
     value = data.get(key)
     if value is None and optional:
@@ -185,7 +205,7 @@ def _count(data: dict[str, Any], key: str, where: str, optional: bool = False,
     return value
 
 
-def read_result(data: Any, where: str) -> Result:
+def read_result(data: "Any", where: str) -> "Result":
     """A recent-game entry, checked."""
     if not isinstance(data, dict):
         raise StatsFileError(f"{where}: each recent game must be an object.")
@@ -204,7 +224,7 @@ def read_result(data: Any, where: str) -> Result:
     )
 
 
-def read_variant(data: Any, where: str) -> VariantStats:
+def read_variant(data: "Any", where: str) -> "VariantStats":
     """One variant's statistics, checked field by field and for consistency."""
     if not isinstance(data, dict):
         raise StatsFileError(f"{where}: must be an object.")
@@ -248,8 +268,8 @@ def read_variant(data: Any, where: str) -> VariantStats:
                         undos or 0, recent, daily_won, daily_streak, daily_best, daily_last)
 
 
-def read_variants(data: Any, known: tuple[str, ...] | list[str],
-                  lenient: bool = False) -> tuple[Stats, list[str]]:
+def read_variants(data: "Any", known: tuple[str, ...] | list[str],
+                  lenient: bool = False) -> "tuple[Stats, list[str]]":
     """Statistics from ``{variant: {...}}``; with ``lenient`` bad entries are skipped.
 
     Returns the statistics and the problems met (always empty when not lenient: the first
@@ -271,14 +291,14 @@ def read_variants(data: Any, known: tuple[str, ...] | list[str],
     return Stats(good), problems
 
 
-def export_document(stats: Stats, exported_at: str) -> str:
+def export_document(stats: "Stats", exported_at: str) -> str:
     """The JSON text of an export file."""
     doc = {"app": APP, "kind": KIND, "schema": SCHEMA, "exported": exported_at,
            "variants": stats.to_json()}
-    return json.dumps(doc, indent=1, sort_keys=False) + "\n"
+    return dumps_indented(doc) + "\n"
 
 
-def parse_export(text: str, known: tuple[str, ...] | list[str]) -> Stats:
+def parse_export(text: str, known: tuple[str, ...] | list[str]) -> "Stats":
     """The statistics in an export file's text; StatsFileError (nothing usable) otherwise."""
     if not isinstance(text, str) or len(text) > MAX_FILE_CHARS:
         raise StatsFileError("This file is too large to be a statistics file.")
@@ -313,7 +333,7 @@ class StatsBook:
     copy read a moment too early) lost one of them, :meth:`refresh` puts it back.
     """
 
-    def __init__(self, storage: Any, known: tuple[str, ...] | list[str]) -> None:
+    def __init__(self, storage: "Any", known: tuple[str, ...] | list[str]) -> None:
         self.storage = storage
         self.known = tuple(known)
         self.problems: list[str] = []
@@ -321,7 +341,7 @@ class StatsBook:
         self.mine: list[tuple[str, str, Result]] = []  # (id, variant, result) counted here
         self.stats = self.load()
 
-    def load(self) -> Stats:
+    def load(self) -> "Stats":
         """The stored statistics; a bad entry is reported and the whole value kept aside
         (the other entries are used)."""
         data = self.storage.read(KEY)
@@ -364,13 +384,14 @@ class StatsBook:
         return bool(self.storage.write(KEY, {"variants": self.stats.to_json(),
                                              "games": self.games}))
 
-    def record(self, variant: str, result: Result, game_id: str = "") -> bool:
+    def record(self, variant: str, result: "Result", game_id: str = "") -> bool:
         """Add a finished game of ``variant`` unless game ``game_id`` is counted already;
         False when it could not be saved."""
         self.refresh()
         if game_id and game_id in self.games:
             return True
-        result = replace(result, time_ms=min(result.time_ms, MAX_MS))
+        result = Result(result.won, min(result.time_ms, MAX_MS), result.moves, result.undos,
+                        result.deal, result.daily)
         self.stats = self.stats.add(variant, result)
         if game_id:
             self.games.append(game_id)
@@ -396,7 +417,7 @@ class StatsBook:
         """The export file's text."""
         return export_document(self.stats, exported_at)
 
-    def import_text(self, text: str) -> Stats:
+    def import_text(self, text: str) -> "Stats":
         """Replace the statistics with a file's; StatsFileError leaves them unchanged."""
         stats = parse_export(text, self.known)
         self.refresh()
@@ -418,7 +439,7 @@ def clock_text(ms: int | None) -> str:
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
-def summary(vs: VariantStats, today: str = "") -> list[tuple[str, str]]:
+def summary(vs: "VariantStats", today: str = "") -> list[tuple[str, str]]:
     """The figures of one variant as (label, text) rows, in display order (the daily
     streak as it stands on ``today``, ``YYYY-MM-DD``)."""
     rate = vs.win_rate
@@ -426,7 +447,8 @@ def summary(vs: VariantStats, today: str = "") -> list[tuple[str, str]]:
         ("Played", str(vs.played)),
         ("Won", str(vs.won)),
         ("Lost", str(vs.lost)),
-        ("Win rate", "—" if rate is None else f"{rate:.0%}"),
+        # f"{rate:.0%}", whose ties MicroPython rounds up: round() is half-even in both
+        ("Win rate", "—" if rate is None else f"{round(rate * 100)}%"),
         ("Current streak", str(vs.streak)),
         ("Best streak", str(vs.best_streak)),
         ("Best time", clock_text(vs.best_time_ms)),
@@ -448,7 +470,7 @@ def _nice_ceiling(ms: int) -> int:
     return -(-ms // 3_600_000) * 3_600_000
 
 
-def chart_svg(recent: tuple[Result, ...] | list[Result], games: int = CHART_GAMES) -> str:
+def chart_svg(recent: "tuple[Result, ...] | list[Result]", games: int = CHART_GAMES) -> str:
     """An inline SVG of the last ``games`` results, oldest on the left: a green bar per
     win as tall as its time, against a labelled time axis; a red mark under the axis per
     loss. Games are numbered along the bottom; with few games each bar also carries its
@@ -484,8 +506,9 @@ def chart_svg(recent: tuple[Result, ...] | list[Result], games: int = CHART_GAME
     # The time axis: zero, half and the top, each a faint line with its time.
     parts.append('<g font-size="10" text-anchor="end" opacity="0.8">')
     for frac in (0, 0.5, 1):
-        y = round(base - (base - top) * frac, 1)
-        parts.append(f'<line x1="{x0}" y1="{y}" x2="{x1}" y2="{y}" stroke="currentColor" '
+        y = round1(base - (base - top) * frac)
+        parts.append(f'<line x1="{x0}" y1="{tenths(y)}" x2="{x1}" y2="{tenths(y)}" '
+                     f'stroke="currentColor" '
                      f'stroke-opacity="{0.45 if frac == 0 else 0.15}"/>'
                      f'<text x="{x0 - 5}" y="{y + 3.5}">'
                      f'{esc(clock_text(round(ceiling * frac)))}</text>')
@@ -499,26 +522,27 @@ def chart_svg(recent: tuple[Result, ...] | list[Result], games: int = CHART_GAME
                  f'fill="#d0574a"/><text x="{x1 - 49}" y="{top - 11}">lost</text></g>')
     slots = max(n, 6)  # a lone game is one bar of six, not a bar across the chart
     slot = (x1 - x0) / slots
-    bar = round(min(slot * 0.7, 26), 1)
+    bar = round1(min(slot * 0.7, 26))
     every = 1 if n <= 10 else 5
     for i, r in enumerate(shown):
         cx = x0 + slot * (i + 0.5)
-        x = round(cx - bar / 2, 1)
+        x = round1(cx - bar / 2)
         if r.won:
-            h = round(max(2.0, (base - top) * r.time_ms / ceiling), 1)
-            y, colour, word = round(base - h, 1), "#3fae6a", "won"
+            h = round1(max(2.0, (base - top) * r.time_ms / ceiling))
+            y, colour, word = round1(base - h), "#3fae6a", "won"
             tip = f"Game {i + 1}, deal {r.deal}: won in {clock_text(r.time_ms)}, {r.moves} moves"
         else:
             h, y, colour, word = 9, base + 2, "#d0574a", "lost"
             tip = f"Game {i + 1}, deal {r.deal}: lost after {r.moves} moves"
-        parts.append(f'<rect x="{x}" y="{y}" width="{bar}" height="{h}" rx="1.5" '
+        parts.append(f'<rect x="{tenths(x)}" y="{tenths(y)}" width="{tenths(bar)}" '
+                     f'height="{tenths(h)}" rx="1.5" '
                      f'fill="{colour}" data-result="{word}"><title>{esc(tip)}'
                      f"</title></rect>")
         if n <= 10 and r.won:
-            parts.append(f'<text x="{round(cx, 1)}" y="{round(y - 3, 1)}" font-size="9" '
+            parts.append(f'<text x="{tenths(cx)}" y="{tenths(y - 3)}" font-size="9" '
                          f'text-anchor="middle">{esc(clock_text(r.time_ms))}</text>')
         if (i + 1) % every == 0 or i == 0 or i == n - 1:
-            parts.append(f'<text x="{round(cx, 1)}" y="{base + 24}" font-size="10" '
+            parts.append(f'<text x="{tenths(cx)}" y="{base + 24}" font-size="10" '
                          f'text-anchor="middle" opacity="0.8">{i + 1}</text>')
     parts.append(f'<text x="{(x0 + x1) / 2}" y="{height - 3}" font-size="10" '
                  f'text-anchor="middle" opacity="0.8">games, oldest to latest</text>')

@@ -40,15 +40,18 @@ Keys (besides "schema"):
                found on this device (web/dailies.py; a cache, dropped when unusable)
 """
 
-from __future__ import annotations
-
 import json
 import time
-import zlib
-from collections.abc import Callable
-from typing import Any
 
+from web.compat import TYPE_CHECKING, crc32, dumps_indented
 from web.jsontext import JsonTextError, loads
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    Migration = Callable[[Any], Any]
+    Notice = dict[str, Any]
 
 PREFIX = "pp:v1:"
 SETTINGS = "settings"  # key names; Storage adds the prefix and the scope
@@ -64,7 +67,7 @@ VALUE_CHARS = 1_000_000  # the largest value read as JSON
 
 # Two-colour suits by default: four colours fight Klondike's red-on-black building rule.
 # Cards move home by themselves only when the player asks: moves one did not make confuse.
-DEFAULT_SETTINGS: dict[str, Any] = {"variant": "spider-1", "tap": "auto", "four_colour": False,
+DEFAULT_SETTINGS: "dict[str, Any]" = {"variant": "spider-1", "tap": "auto", "four_colour": False,
                                     "large_print": False, "dark": False, "left_handed": False,
                                     "speed": "normal", "auto_move": False, "autofinish": True,
                                     "winnable": (), "level": {}}
@@ -78,17 +81,13 @@ NAMES = {SETTINGS: "settings", GAME: "saved game", STATS: "statistics"}
 READ_TITLE = "Saved data could not be read"
 SAVE_TITLE = "Progress is not being saved"
 
-Migration = Callable[[Any], Any]
-Notice = dict[str, Any]
-
-
-def _from_schema_0(value: Any) -> Any:
+def _from_schema_0(value: "Any") -> "Any":
     """Schema 0 (no envelope, the first table build) holds the same data as schema 1."""
     return value
 
 
 # MIGRATIONS[n] turns data of schema n into data of schema n + 1.
-MIGRATIONS: dict[int, Migration] = {0: _from_schema_0}
+MIGRATIONS: "dict[int, Migration]" = {0: _from_schema_0}
 
 
 class StorageError(ValueError):
@@ -101,8 +100,8 @@ def scope_of(path: str) -> str:
     return folder if folder.startswith("/") else "/" + folder
 
 
-def unwrap(value: Any, schema: int = SCHEMA,
-           migrations: dict[int, Migration] | None = None) -> Any:
+def unwrap(value: "Any", schema: int = SCHEMA,
+           migrations: "dict[int, Migration] | None" = None) -> "Any":
     """The fields of a stored value, migrated to ``schema``; StorageError if impossible."""
     steps = MIGRATIONS if migrations is None else migrations
     if not isinstance(value, dict):
@@ -125,11 +124,13 @@ def unwrap(value: Any, schema: int = SCHEMA,
     return data
 
 
-def wrap(data: dict[str, Any], schema: int = SCHEMA) -> dict[str, Any]:
+def wrap(data: "dict[str, Any]", schema: int = SCHEMA) -> "dict[str, Any]":
     """The object stored for ``data``: its fields and the schema version."""
     if not isinstance(data, dict) or "schema" in data:
         raise TypeError("stored values are objects without a 'schema' field of their own")
-    return {"schema": schema, **data}
+    wrapped = {"schema": schema}
+    wrapped.update(data)
+    return wrapped
 
 
 class MemoryBackend:
@@ -154,8 +155,8 @@ class MemoryBackend:
 class Storage:
     """Scoped, versioned access to the app's localStorage keys that never loses a value."""
 
-    def __init__(self, backend: Any, scope: str = "/", migrations: dict[int, Migration] | None
-                 = None, schema: int = SCHEMA, now: Callable[[], float] = time.time) -> None:
+    def __init__(self, backend: "Any", scope: str = "/", migrations: "dict[int, Migration] | None"
+                 = None, schema: int = SCHEMA, now: "Callable[[], float]" = time.time) -> None:
         self.available = backend is not None
         self.backend = backend if backend is not None else MemoryBackend()
         self.scope = scope
@@ -223,7 +224,7 @@ class Storage:
 
     # -- values ---------------------------------------------------------------------------
 
-    def read(self, name: str, max_chars: int = VALUE_CHARS) -> Any:
+    def read(self, name: str, max_chars: int = VALUE_CHARS) -> "Any":
         """The data under ``name``, or None when absent, unreadable (set aside) or failing."""
         text = self.read_text(name)
         if text is None:
@@ -234,7 +235,7 @@ class Storage:
             self.set_aside(name, text, str(exc))
             return None
 
-    def write(self, name: str, value: dict[str, Any]) -> bool:
+    def write(self, name: str, value: "dict[str, Any]") -> bool:
         """Store ``value`` (an object) under ``name`` with its schema version."""
         return self.write_text(name, json.dumps(wrap(value, self.schema), separators=(",", ":")))
 
@@ -246,12 +247,12 @@ class Storage:
         what = NAMES.get(name, name)
         kept = self._keep_copy(name, text)
         if kept:
-            for part in (name, *also):
+            for part in (name,) + tuple(also):
                 self.remove(part)
             words = (f"The {what} could not be used ({reason}). A copy is kept: Download "
                      "it to look at it, or Delete it.")
         else:
-            self.frozen.update(self.key(part) for part in (name, *also))
+            self.frozen.update(self.key(part) for part in (name,) + tuple(also))
             words = (f"The {what} could not be used ({reason}), and there is no room to "
                      "keep a copy, so it is left as it is and will not be overwritten "
                      "in this visit.")
@@ -259,7 +260,7 @@ class Storage:
 
     def _keep_copy(self, name: str, text: str) -> bool:
         """Store a copy of ``text`` unless the same one is kept; False if there is no room."""
-        digest = f"{zlib.crc32(text.encode('utf-8', 'replace')):08x}{len(text):x}"
+        digest = f"{crc32(text.encode('utf-8', 'replace')):08x}{len(text):x}"
         copies = self.damaged()
         if any(c["name"] == name and c["key"].endswith(f":{digest}") for c in copies):
             return True
@@ -275,7 +276,7 @@ class Storage:
         """How many damaged copies are kept (their keys only are read)."""
         return sum(1 for k in self.keys() if k.startswith(DAMAGED))
 
-    def damaged(self) -> list[dict[str, Any]]:
+    def damaged(self) -> "list[dict[str, Any]]":
         """The damaged copies kept, oldest first: ``{"key", "name", "when", "chars"}``."""
         found = []
         for key in sorted(k for k in self.keys() if k.startswith(DAMAGED)):
@@ -292,7 +293,7 @@ class Storage:
                  for c in self.damaged()]
         doc = {"app": "pocket-patience", "kind": "damaged-data", "scope": self.scope,
                "items": items}
-        return json.dumps(doc, indent=1) + "\n"
+        return dumps_indented(doc) + "\n"
 
     def damaged_clear(self) -> int:
         """Delete the damaged copies; how many there were."""
@@ -310,7 +311,7 @@ class Storage:
         self._told.add(text)
         self.notices.append({"title": title, "text": text, "damaged": damaged})
 
-    def take_notices(self) -> list[Notice]:
+    def take_notices(self) -> "list[Notice]":
         """The notices not yet shown (each is shown once)."""
         notices, self.notices = self.notices, []
         return notices
@@ -355,7 +356,7 @@ class Storage:
 
     # -- settings -------------------------------------------------------------------------
 
-    def settings(self, variants: tuple[str, ...]) -> dict[str, Any]:
+    def settings(self, variants: tuple[str, ...]) -> "dict[str, Any]":
         """The saved settings with defaults for anything missing; a wrong field is reported
         (and the value kept aside) rather than silently reset."""
         text = self.read_text(SETTINGS)
@@ -383,7 +384,7 @@ class Storage:
             out["variant"] = variants[0]
         return out
 
-    def save_settings(self, settings: dict[str, Any]) -> bool:
+    def save_settings(self, settings: "dict[str, Any]") -> bool:
         """Store the settings."""
         return self.write(SETTINGS, settings)
 

@@ -1,0 +1,470 @@
+"""The page's Python for the first table runs unchanged under MicroPython and does there
+what it does in CPython.
+
+MicroPython can draw the first table long before Pyodide has loaded (docs/architecture.md
+§8), so the modules the table needs besides the solver (CONVERTED below) keep to the subset
+both interpreters run (web/compat.py). The same program (PAGE below) runs in CPython and,
+through tools/micropython.mjs, in MicroPython on the real files: it reads JSON text with
+limits, names piles and cards, keeps settings and damaged values in a storage, saves games
+in parts and reads them back, records, summarises, charts, exports and imports statistics,
+makes and reads share links, and answers the Scores intents of a table. Everything it saw
+must be equal. Saved text is compared as parsed JSON (MicroPython's dicts keep no order),
+and lists that follow a dict's order are sorted. Anything a converted module uses that
+MicroPython lacks fails here: as an import error, or as a difference.
+
+The controller, web/main.py and web/host.py are not run here: the controller imports the
+solver's desk (web/desk.py), which stays on Pyodide, and main.py needs the browser.
+"""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = "@micropython/micropython-webassembly-pyscript"
+RUNNER = ROOT / "tools" / "micropython.mjs"
+CONVERTED = ("compat", "jsontext", "labels", "storage", "stats", "saves", "share", "scores")
+
+# Runs in both interpreters, so it keeps to what both run.
+PAGE = '''
+import json
+
+import engine
+from web import compat, jsontext, labels, share
+from web.saves import CHUNK, GameSaves, chunk_name
+from web.scores import Scores
+from web.stats import (Result, StatsBook, StatsFileError, chart_svg, clock_text,
+                       parse_export, summary)
+from web.storage import DEFAULT_SETTINGS, MemoryBackend, Storage, StorageError, scope_of, \\
+    unwrap, wrap
+
+VARIANTS = tuple(engine.VARIANTS)
+
+
+def outcome(call, *args):
+    """What ``call`` returns (a record as a list: MicroPython's json writes a namedtuple
+    as its repr), or the class and message of what it raises."""
+    try:
+        value = call(*args)
+        return ["ok", list(value) if isinstance(value, tuple) else value]
+    except Exception as exc:
+        return ["raised", type(exc).__name__, str(exc), isinstance(exc, ValueError)]
+
+
+def parsed(text):
+    """Saved or exported text as its JSON value (key order is not compared)."""
+    return None if text is None else json.loads(text)
+
+
+def stored(backend):
+    """Every key of a backend with its value parsed where it is JSON."""
+    out = {}
+    for key in backend.items:
+        try:
+            out[key] = json.loads(backend.items[key])
+        except ValueError:
+            out[key] = backend.items[key]
+    return out
+
+
+def check_compat():
+    """web/compat.py's stand-ins give what CPython's standard library gives."""
+    out = []
+    values = [i / 7 for i in range(-50, 400)] + [i * 0.05 for i in range(0, 600)]
+    values += [40 + 212 / n * (i + 0.5) - round(min(212 / n * 0.7, 26), 1) / 2
+               for n in range(6, 21) for i in range(n)]
+    values += [0.0, 1e-9, 0.25, 0.35, 2.675, 1e15 + 0.25, 123456.05, -0.05, -2.25]
+    out.append([compat.tenths(v) for v in values])
+    out.append([compat.tenths(compat.round1(v) - 3) for v in values])
+    out.append([compat.tenths(v) for v in (0, 9, 114, -3)])
+    texts = ["", "abc", "caf\\u00e9", "x\\x7f", "\\u00ad", "\\u200b", "\\u2028", "\\ufeff",
+             "\\u00a0", "\\u3000", "\\U0001f600", "tab\\t", "\\x85", "\\ue000", "Z\\u00e9"]
+    out.append([[compat.isascii(t), compat.isprintable(t)] for t in texts])
+    out.append([compat.capitalize(t) for t in ("spider one", "STOCK", "", "x", "mIxed-Case")])
+    doc = {"a": [1, {"b": [], "c": {}}, "x\\ny"], "d": None, "e": 1.5, "f": True}
+    out.append(json.loads(compat.dumps_indented(doc)))
+    out.append(compat.dumps_indented([1, [2, [3]], {"k": "v"}]))
+    out.append([compat.crc32(b""), compat.crc32(b"pocket patience"),
+                compat.crc32("caf\\u00e9".encode("utf-8"))])
+    pairs = [("game", "spider-2"), ("deal", "42"), ("a b", "c&d=e"), ("\\u00e9", "~x.y_z-")]
+    out.append(compat.urlencode(pairs))
+    for query in ("a=1&b=2", "a=%41%42+c&b", "x=%zz&y=%e2%82%ac", "&&a=&=b", "a=%ff",
+                  "a=%ffz%c3%a9%80"):
+        out.append([list(p) for p in compat.parse_qsl(query)])
+    for url in ("https://h.org/a/index.html?q=1#f", "https://h.org", "http://h:80/x/",
+                "file:///p/pp/index.html", "/just/a/path.html", "HTTPS://H.org/A"):
+        out.append(compat.page_link(url, [("game", "k"), ("deal", "1")]))
+    return out
+
+
+def check_jsontext():
+    out = []
+    texts = ['{"a": [1, 2, {"b": "[[["}]}', "[" * 17 + "]" * 17, "[" * 16 + "]" * 16,
+             '"\\\\"[[[', '["a\\\\"]"', '"[{', "", "nope", '{"a": 1} x', "[1, 2.5, -3e2, null]",
+             '{"k": "\\\\u00e9\\\\n"}', '["' + "x" * 200000 + '"]',
+             "[" + ",".join(['"a\\\\"b[{"'] * 3000) + "]", "{" * 30]
+    for text in texts:
+        out.append([jsontext.depth(text), outcome(jsontext.loads, text)])
+    out.append(outcome(jsontext.loads, "[1]", 2))
+    out.append(outcome(jsontext.loads, 5))
+    return out
+
+
+def check_labels():
+    out = [labels.title(v) for v in VARIANTS] + [labels.title("my-new-game"),
+                                                  labels.family("nope")]
+    names = labels.card_names()
+    out.append(sorted(names.items()))
+    for variant in VARIANTS:
+        game = engine.new_game(variant, 3)
+        position = game.position()
+        piles = sorted(position["piles"])
+        out.append([variant, labels.family(variant), labels.progress(variant, position),
+                    [labels.pile_name(variant, p) for p in piles + ["zz"]]])
+    return out
+
+
+class Broken:
+    """A storage backend that refuses everything."""
+
+    def getItem(self, key):
+        raise RuntimeError("denied")
+
+    def setItem(self, key, value):
+        raise RuntimeError("full")
+
+    def removeItem(self, key):
+        raise RuntimeError("denied")
+
+    def keys(self):
+        raise RuntimeError("denied")
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1700000000.0
+
+    def __call__(self):
+        self.now += 1.5
+        return self.now
+
+
+def check_storage():
+    out = [scope_of(p) for p in ("/pp/index.html", "", "/", "a/b", "/x/y/")]
+    out.append([wrap({"a": 1}), outcome(wrap, {"schema": 2}), unwrap({"schema": 1, "x": 2}),
+                unwrap({"x": 3}), outcome(unwrap, {"schema": 9}), outcome(unwrap, []),
+                outcome(unwrap, {"schema": True}), outcome(unwrap, {"schema": "1"})])
+    backend = MemoryBackend()
+    store = Storage(backend, "/pp/", now=Clock())
+    out.append(sorted(store.settings(VARIANTS).items()))
+    settings = dict(DEFAULT_SETTINGS)
+    settings.update(variant="klondike", dark=True, winnable=["klondike", "nope"],
+                    level={"klondike": "hard", "nope": "easy", "doublets": 3})
+    out.append(store.save_settings(settings))
+    out.append(sorted(store.settings(VARIANTS).items()))
+    backend.items["pp:v1:/pp/settings"] = json.dumps({"schema": 1, "tap": "sideways",
+                                                      "dark": "yes", "speed": "fast"})
+    out.append(sorted(store.settings(VARIANTS).items()))
+    backend.items["pp:v1:/pp/stats"] = "[" * 40 + "]" * 40
+    backend.items["pp:v1:/pp/game"] = '{"schema": 7}'
+    out.append([store.read("stats"), store.read("game"), store.read("absent")])
+    backend.items["pp:v1:/pp/game"] = '{"schema": 7}'
+    out.append(store.read("game"))  # the same value again: one copy kept
+    out.append([[c["name"], c["chars"], c["when"]] for c in store.damaged()])
+    out.append([store.damaged_count(), sorted(store.keys())])
+    export = parsed(store.damaged_export())
+    out.append(export)
+    out.append([n["title"] + ": " + n["text"] for n in store.take_notices()])
+    out.append([store.damaged_clear(), store.damaged_count(), store.take_notices()])
+    # keys of an older version, unscoped, are adopted by the first copy to start
+    backend.items["pp:v1:game"] = '{"schema": 1, "old": true}'
+    backend.items["pp:v1:unreadable:stats"] = "broken"
+    store.adopt_unscoped()
+    out.append(stored(backend))
+    broken = Storage(Broken(), "/")
+    out.append([broken.read("game"), broken.write("game", {"a": 1}), broken.keys(),
+                broken.read_failed, broken.write_failed, sorted(broken.settings(VARIANTS)),
+                [n["title"] for n in broken.take_notices()]])
+    full = Storage(None)
+    out.append([full.available, full.write("game", {"a": 1}), full.read("game")])
+    return out
+
+
+def check_stats():
+    out = [clock_text(ms) for ms in (None, 0, 999, 61000, 3599999, 3600000, 7322000)]
+    backend = MemoryBackend()
+    store = Storage(backend, "/")
+    book = StatsBook(store, VARIANTS)
+    days = ["2026-02-26", "2026-02-27", "2026-02-28", "2026-03-01", "2026-03-03", ""]
+    for i in range(45):
+        variant = VARIANTS[i % 3]
+        won = i % 4 != 1
+        result = Result(won, 1000 * (37 + 53 * i) + (10**12 if i == 9 else 0), 80 + i,
+                        i % 5, 1000 + i, days[i % len(days)] if won else "")
+        out.append(book.record(variant, result, "g" + str(i % 40)))
+    out.append(book.refresh())
+    for variant in VARIANTS[:4]:
+        vs = book.stats.of(variant)
+        out.append([variant, summary(vs, "2026-03-02"), summary(vs, "2026-03-09"),
+                    vs.to_json(), vs.win_rate, vs.average_win_ms])
+        for n in (0, 1, 3, 10, 11, 20):
+            out.append(chart_svg(vs.recent[:n]))
+    rates = [summary(book.stats.of("x").replace(played=p, won=w), "2026-01-01")[3][1]
+             for p in range(1, 41) for w in range(p + 1)]
+    out.append(rates)
+    text = book.export("2026-03-02T10:00:00Z")
+    out.append(parsed(text))
+    other = StatsBook(Storage(MemoryBackend()), VARIANTS)
+    out.append(other.import_text(text) == book.stats)
+    out.append(parsed(store.read_text("stats")))
+    bad = ["{", "[]", json.dumps({"app": "pocket-patience", "kind": "statistics", "schema": 9}),
+           json.dumps({"app": "pocket-patience", "kind": "statistics", "schema": 1,
+                       "variants": {"klondike": {"played": 1, "won": 2}}}),
+           json.dumps({"app": "pocket-patience", "kind": "statistics", "schema": 1,
+                       "variants": {"nope": {}}})]
+    for b in bad:
+        out.append(outcome(parse_export, b, VARIANTS))
+    out.append(book.reset(VARIANTS[0]))
+    out.append(sorted(book.stats.to_json()))
+    out.append(book.reset())
+    out.append([book.stats.to_json(), book.counted("g3"), book.counted("g99")])
+    backend.items["pp:v1:/stats"] = json.dumps({"schema": 1, "games": ["a", 3], "variants": {
+        "klondike": {"played": 2}, "doublets": book.stats.of("doublets").to_json()}})
+    again = StatsBook(store, VARIANTS)
+    out.append([again.problems, again.games, sorted(parsed(store.read_text("stats")))])
+    out.append(isinstance(StatsFileError("x"), ValueError))
+    return out
+
+
+def play(game, moves):
+    for i in range(moves):
+        if game.status != "playing":
+            break
+        legal = sorted(game.legal_moves(), key=str)
+        game.play(legal[(7 * i) % len(legal)])
+    return game
+
+
+def check_saves():
+    out = []
+    backend = MemoryBackend()
+    store = Storage(backend, "/")
+    saves = GameSaves(store)
+    game = engine.new_game("klondike", 11)
+    for step in range(3):
+        play(game, 170)
+        out.append(saves.save(game, "g1", 5000 * step, False, "2026-03-01" if step else "",
+                              [(0, 2, "Move"), (2, 5, "Finish")]))
+    out.append(stored(backend))
+    out.append(saves.changed_elsewhere())
+    back = GameSaves(store).load()
+    out.append([back.game.position() == game.position(), back.game.record(), back.game_id,
+                back.elapsed_ms, back.recorded, back.daily, [list(s) for s in back.spans]])
+    game.undo()
+    out.append([saves.save(game, "g1", 99, True), parsed(store.read_text("game"))])
+    saves.forget()
+    out.append([sorted(backend.items), saves.load()])
+    backend.items["pp:v1:/game"] = LEGACY  # its text names the game: the same text here
+    back = GameSaves(store).load()
+    out.append([back.game_id, back.game.position(), back.elapsed_ms])
+    head = parsed(backend.items["pp:v1:/game"])
+    out.append(head)
+    for damage in ({"count": 10**7}, {"id": ""}, {"daily": "2026-02-30"}, {"spans": [[3, 1, "x"]]},
+                   {"count": head.get("count", 0) + CHUNK}):
+        store = Storage(MemoryBackend(), "/", now=Clock())
+        saves = GameSaves(store)
+        game = play(engine.new_game("doublets", 2), 30)
+        saves.save(game, "g2", 10, False)
+        text = parsed(store.read_text("game"))
+        text.update(damage)
+        store.write_text("game", json.dumps(text))
+        back = saves.load()
+        # a damaged copy's key ends in a CRC of its text, which the dict order writes
+        out.append([None if back is None else [back.game.position(), list(back.spans)],
+                    sorted(k.rpartition(":")[0] if k.startswith("unreadable:") else k
+                           for k in store.keys()),
+                    [n["text"] for n in store.take_notices()],
+                    [c["name"] for c in store.damaged()]])
+    out.append(chunk_name(3))
+    return out
+
+
+def check_share():
+    out = []
+    for url in ("https://example.org/pp/index.html?x=1#top", "https://example.org",
+                "http://localhost:8000/a/b/", "file:///home/me/pp/index.html",
+                "https://example.org/pp/?game=klondike&deal=3"):
+        for daily in ("", "2026-03-01"):
+            out.append(share.make_link(url, "spider-2", 123, daily))
+    out.append(share.make_link("https://x.org/", "a b&c=é", 1))
+    out.append(outcome(share.make_link, "https://x.org/", "klondike", 0))
+    queries = ["", "?game=klondike&deal=42", "?game=klondike&deal=0042&x",
+               "?game=spider-2&deal=5&daily=2026-03-01", "?game=klondike", "?deal=3",
+               "?game=nope&deal=3", "?game=klondike&deal=-1", "?game=klondike&deal=1e3",
+               "?game=klondike&deal=99999999999", "?game=klondike&game=doublets&deal=1",
+               "?game=klondike&deal=4&daily=2026-02-30", "?game=klondike&deal=%34%32",
+               "?game=klondike&deal=%EF%BC%91", "?game=klondike&deal=" + "\\u00e9\\x07" * 30,
+               "?game=klon+dike&deal=1", "?game=klondike&deal=%ZZ", "?other=1"]
+    for query in queries:
+        out.append(outcome(share.parse_link, query, VARIANTS, labels.TITLES))
+    out.append(share.query_pairs("game=spider-2&deal=42&x&&y=%20z+w"))
+    out.append([share.quoted(v) for v in ("plain", "tab\\there", "x" * 50, "\\u200bzero",
+                                          "\\u00a0nbsp", "caf\\u00e9", "\\x85")])
+    out.append([share.share_text("Klondike", 7), share.share_text("Klondike", 7, "2026-03-01"),
+                share.result_text("Spider", 9, "3:04", 120),
+                share.result_text("Spider", 9, "3:04", 120, "2026-03-01")])
+    link = share.Link("klondike", 3)
+    out.append([list(link), link.daily, link == share.Link("klondike", 3, "")])
+    return out
+
+
+class Watch:
+    def __init__(self, ms):
+        self.value = ms
+
+    def ms(self):
+        return self.value
+
+
+class FakeTable:
+    """What web/scores.py asks of the table (web/host.py's Host)."""
+
+    def __init__(self, variant, seed, moves):
+        self.storage = Storage(MemoryBackend(), "/", now=Clock())
+        self.stats = StatsBook(self.storage, VARIANTS)
+        self.game = play(engine.new_game(variant, seed), moves)
+        self.game_id = variant + str(seed)
+        self.recorded = False
+        self.daily = ""
+        self.pending_link = None
+        self.notices = []
+        self.clock = Watch(83000)
+
+
+def check_scores():
+    out = []
+    table = FakeTable("klondike", 5, 12)
+    scores = Scores(table)
+    payload = {}
+    scores.fields(payload)
+    out.append([scores.in_progress, payload])
+    scores.abandon()
+    out.append([scores.in_progress, table.recorded])
+    table.game = engine.from_position("klondike", {"t0": ["KS"], "f0": [
+        r + "S" for r in "A23456789TJQ"], "f1": [r + "H" for r in "A23456789TJQK"],
+        "f2": [r + "D" for r in "A23456789TJQK"], "f3": [r + "C" for r in "A23456789TJQK"]})
+    table.game.play(table.game.legal_moves()[0])
+    table.recorded, table.game_id, table.daily = False, "won1", "2026-03-01"
+    scores.record_result(won=True)
+    table.pending_link = share.Link("spider-2", 8, "2026-03-02")
+    table.notices = [{"title": "t", "text": "x", "damaged": False}]
+    payload = {}
+    scores.fields(payload)
+    out.append(payload)
+    out.append(scores.stats(None, "2026-03-01"))
+    out.append(scores.stats("klondike", "not a day"))
+    export = scores.stats_export("2026-03-02T10:00:00Z")
+    out.append([export["filename"], parsed(export["text"])])
+    out.append(scores.stats_import("{", "klondike", "2026-03-02"))
+    out.append(scores.stats_import(export["text"], "klondike", "2026-03-02"))
+    out.append(scores.stats_reset("klondike", False, "2026-03-02"))
+    out.append(scores.stats_reset(None, True, "2026-03-02"))
+    table.storage.backend.items["pp:v1:/game"] = "not json"
+    table.storage.read("game")
+    damaged = scores.damaged_export("2026-03-02")
+    out.append([damaged["filename"], parsed(damaged["text"])])
+    out.append(scores.damaged_clear())
+    out.append(scores.share("https://example.org/pp/index.html", False))
+    out.append(scores.share("https://example.org/pp/", True))
+    return out
+
+
+def run():
+    return {"compat": check_compat(), "jsontext": check_jsontext(), "labels": check_labels(),
+            "storage": check_storage(), "stats": check_stats(), "saves": check_saves(),
+            "share": check_share(), "scores": check_scores()}
+'''
+
+# A save from before saves came in parts, as text (dict order would change it).
+LEGACY = json.dumps({"schema": 1, "record": {
+    "variant": "klondike", "seed": 4, "moves": ["stock-waste"] * 3, "cursor": 2},
+    "elapsed_ms": 12, "recorded": False})
+PAGE = PAGE.replace("VARIANTS = tuple", f"LEGACY = {LEGACY!r}\nVARIANTS = tuple", 1)
+
+IMPORTS = '''
+import sys
+found = []
+for name in CONVERTED:
+    __import__("web." + name)
+    found.append(name)
+'''
+
+
+def cpython() -> dict:
+    """PAGE run in this CPython, through JSON as MicroPython's output is."""
+    namespace: dict = {}
+    exec(compile(PAGE, "PAGE", "exec"), namespace)
+    return json.loads(json.dumps(namespace["run"]()))
+
+
+def micropython(tmp_path: Path, program: str) -> str:
+    """The last line ``program`` prints under MicroPython in Node (tools/micropython.mjs)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is not on PATH: this test runs MicroPython under Node.js 20+ "
+                    "(install nodejs and npm, then `npm ci`; `make test` runs it)")
+    mjs = ROOT / "node_modules" / PACKAGE / "micropython.mjs"
+    if not mjs.exists():
+        pytest.fail(f"{mjs.relative_to(ROOT)} is missing: run `npm ci` (`make test` runs it) "
+                    f"to install the {PACKAGE} dev dependency")
+    path = tmp_path / "page.py"
+    path.write_text(program)
+    res = subprocess.run([node, str(RUNNER), str(path)], capture_output=True, text=True,
+                         cwd=ROOT, timeout=600)
+    assert res.returncode == 0, f"MicroPython failed:\n{res.stderr}"
+    return res.stdout.strip().splitlines()[-1]
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict]:
+    """What PAGE saw in MicroPython and in CPython."""
+    line = micropython(tmp_path_factory.mktemp("mpy"),
+                       PAGE + "\nimport json\nprint(json.dumps(run()))\n")
+    return json.loads(line), cpython()
+
+
+def test_every_converted_module_imports_under_micropython(tmp_path: Path) -> None:
+    """Each module on its own (a SyntaxError or a missing module fails its import)."""
+    line = micropython(tmp_path, f"CONVERTED = {CONVERTED!r}\n" + IMPORTS
+                       + "import sys\nprint(sys.implementation.name, ' '.join(found))\n")
+    assert line == "micropython " + " ".join(CONVERTED)
+
+
+PARTS = ("compat", "jsontext", "labels", "storage", "stats", "saves", "share", "scores")
+
+
+@pytest.mark.parametrize("part", PARTS)
+def test_the_module_does_the_same_under_micropython(both: tuple[dict, dict], part: str) -> None:
+    mpy, cpy = both
+    assert len(mpy[part]) == len(cpy[part])
+    for i, (mine, theirs) in enumerate(zip(mpy[part], cpy[part], strict=True)):
+        assert mine == theirs, f"{part}, check {i}: MicroPython {mine} != CPython {theirs}"
+
+
+def test_the_program_exercises_the_modules_for_real(both: tuple[dict, dict]) -> None:
+    """The comparison above covers behaviour, not just imports."""
+    _, cpy = both
+    stats = cpy["stats"]
+    assert sum(1 for s in stats if isinstance(s, str) and s.startswith("<svg")) >= 20
+    assert any(isinstance(s, list) and s[:1] == ["raised"] for s in stats)
+    saves = cpy["saves"]
+    assert saves[5][0] is True and len(saves[5][1]["moves"]) > 2 * 200  # three chunks
+    assert sorted(saves[3]) == ["pp:v1:/game", "pp:v1:/game.0", "pp:v1:/game.1", "pp:v1:/game.2"]
+    assert sum(1 for s in saves if isinstance(s, list) and s and s[0] is None) == 4
+    share = cpy["share"]
+    assert sum(1 for s in share if isinstance(s, list) and s[:1] == ["raised"]) >= 10
+    assert cpy["scores"][2]["result"]["won"] == 1
+    assert cpy["jsontext"][11][1][0] == "ok"  # the 200,000-character string
