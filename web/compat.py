@@ -6,7 +6,8 @@ stats, saves, share, scores) keep to what both interpreters run, as engine/rules
 (engine/rules/compat.py says what that is). On top of the engine's list, MicroPython has
 no ``{**mapping}`` or ``(*items, x)`` displays (a SyntaxError for the whole module),
 ``json.dumps`` takes no ``indent``, its ``str`` has no ``isascii``, ``isprintable`` or
-``capitalize``, ``zlib`` has no ``crc32``, there is no ``urllib`` or ``RecursionError``,
+``capitalize``, ``zlib`` has no ``crc32``, there is no ``urllib``, ``RecursionError``,
+``random.Random`` or ``time.monotonic``,
 ``isinstance(True, int)`` is False, ``round(x, 1)``, float reprs and the % format
 differ, ``json.dumps`` writes a namedtuple as its repr, and its ``re`` recurses on the
 browser's stack (a long string literal overflows it). In CPython every name here is the
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 
 if not MICROPYTHON:
     import builtins
+    from random import Random
+    from time import monotonic
 
     RecursionError = builtins.RecursionError  # noqa: A001 - the builtin itself
 
@@ -56,9 +59,45 @@ if not MICROPYTHON:
         return str(round(x, 1))
 
 else:
+    import random
+    import time
     from math import frexp
 
     RecursionError = RuntimeError  # noqa: A001 - what MicroPython raises when too deep
+
+    class Random:
+        """The part of random.Random the table uses, on MicroPython's module functions
+        (seeded by the browser; whose getrandbits gives 32 bits at most and whose randint
+        stops at the machine word)."""
+
+        def getrandbits(self, bits: int) -> int:
+            value = got = 0
+            while got < bits:
+                step = min(32, bits - got)
+                value |= random.getrandbits(step) << got
+                got += step
+            return value
+
+        def randint(self, low: int, high: int) -> int:
+            span = high - low + 1
+            bits = len(bin(span - 1)) - 2 if span > 1 else 0
+            while True:  # draws outside the span are thrown back: every value as likely
+                value = self.getrandbits(bits) if bits else 0
+                if value < span:
+                    return low + value
+
+        def choice(self, items: "Any") -> "Any":
+            return items[self.randint(0, len(items) - 1)]
+
+    _ticks = [time.ticks_ms(), 0]  # the last reading and the milliseconds counted to it
+
+    def monotonic() -> float:
+        """Seconds from a fixed point, never going back (time.monotonic): MicroPython's
+        ticks wrap around, so each call adds the ticks since the last one."""
+        now = time.ticks_ms()
+        _ticks[1] += time.ticks_diff(now, _ticks[0])
+        _ticks[0] = now
+        return _ticks[1] / 1000
 
     def isascii(text: str) -> bool:
         """True when every character of ``text`` is ASCII."""
@@ -249,6 +288,6 @@ def page_link(page_url: str, pairs: "list[tuple[str, str]]") -> str:
     return base + path + "?" + urlencode(pairs)
 
 
-__all__ = ["MICROPYTHON", "TYPE_CHECKING", "RecursionError", "capitalize", "crc32",
-           "dumps_indented", "isascii", "isprintable", "page_link", "parse_qsl", "record",
-           "round1", "tenths", "urlencode"]
+__all__ = ["MICROPYTHON", "TYPE_CHECKING", "Random", "RecursionError", "capitalize", "crc32",
+           "dumps_indented", "isascii", "isprintable", "monotonic", "page_link", "parse_qsl",
+           "record", "round1", "tenths", "urlencode"]

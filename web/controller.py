@@ -17,27 +17,25 @@ part answers which intent:
   winnable position, winnable deals.
 """
 
-from __future__ import annotations
-
-import random
-import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
-
 import engine
 from engine.rules.cards import SUIT_MASK, parse_card
 from engine.rules.variants import DEAL_MAX, DEAL_MIN
 from web import labels, share
-from web.desk import SolverDesk
-from web.saves import GameSaves, Saved
+from web.compat import TYPE_CHECKING, Random, monotonic
+from web.saves import GameSaves
 from web.scores import Scores
 from web.stats import StatsBook
-from web.storage import FLAGS, SPEEDS, TAP_MODES, Storage
+from web.storage import FLAGS, SPEEDS, TAP_MODES
 
 if TYPE_CHECKING:
-    from web.storage import Notice
+    from collections.abc import Callable
+    from typing import Any
 
-Payload = dict[str, Any]
+    from web.saves import Saved
+    from web.storage import Notice, Storage
+
+    Payload = dict[str, Any]
+
 # Intents that never act on the game in play: they do not wait to follow another tab.
 UNSYNCED = frozenset({"watch", "hint_step"})
 FOLLOWED = "This game was changed in another tab: it is shown here as it is now."
@@ -46,7 +44,7 @@ FOLLOWED = "This game was changed in another tab: it is shown here as it is now.
 class Clock:
     """Elapsed playing time: starts with the first move, pauses while hidden or finished."""
 
-    def __init__(self, now: Callable[[], float] = time.monotonic, elapsed_ms: int = 0,
+    def __init__(self, now: "Callable[[], float]" = monotonic, elapsed_ms: int = 0,
                  started: bool = False) -> None:
         self._now = now
         self._elapsed = elapsed_ms / 1000
@@ -82,12 +80,12 @@ class Clock:
             self._since = None
 
 
-def move_list(move: engine.Move | None) -> list[Any] | None:
+def move_list(move: "engine.Move | None") -> "list[Any] | None":
     """A move as ``[src, dst, count]`` for JSON."""
     return None if move is None else [move.src, move.dst, move.count]
 
 
-def is_stock_action(move: engine.Move) -> bool:
+def is_stock_action(move: "engine.Move") -> bool:
     """A deal, stock turn, recycle or redeal: played by touching the stock."""
     return move.src == "stock" or move.dst == "stock"
 
@@ -95,14 +93,18 @@ def is_stock_action(move: engine.Move) -> bool:
 class Table:
     """One table: the current Game, its clock, settings, autosave, statistics and solver."""
 
-    def __init__(self, storage: Storage, now: Callable[[], float] = time.monotonic,
-                 rng: random.Random | None = None) -> None:
+    def __init__(self, storage: "Storage", now: "Callable[[], float]" = monotonic,
+                 rng: "Random | None" = None, desk: "Callable[[Table], Any] | None" = None) -> None:
+        """``desk`` makes the solver's part of the table (web.desk.SolverDesk by default,
+        imported only then: it stays with Pyodide when MicroPython runs the table)."""
         self.storage = storage
         storage.adopt_unscoped()
         self.saves = GameSaves(storage)
         self.now = now
-        self.rng = rng or random.Random()
-        self.desk = SolverDesk(self)
+        self.rng = rng or Random()
+        if desk is None:
+            from web.desk import SolverDesk as desk
+        self.desk = desk(self)
         self.settings = storage.settings(engine.VARIANTS)
         self.game: engine.Game = engine.new_game(self.settings["variant"], self.random_seed())
         self.game_id = self.new_id()
@@ -142,7 +144,7 @@ class Table:
         """An id for a newly dealt game: its result is counted once, whichever tab ends it."""
         return f"{self.rng.getrandbits(64):016x}"
 
-    def start(self, query: str = "") -> Payload:
+    def start(self, query: str = "") -> "Payload":
         """Open the game the page starts with: a link's deal, else the autosave, else a new deal.
 
         ``query`` is the page's ``location.search``. A bad link leaves a notice and opens
@@ -171,7 +173,7 @@ class Table:
         return self.render("start", announce=f"{labels.title(self.game.variant)}, deal "
                                               f"{self.game.seed}.")
 
-    def parse_link(self, query: str) -> share.Link | None:
+    def parse_link(self, query: str) -> "share.Link | None":
         """The deal of ``?game=..&deal=..[&daily=..]``; None if absent; sets a notice if bad."""
         try:
             link = share.parse_link(query, engine.VARIANTS, labels.TITLES)
@@ -181,20 +183,20 @@ class Table:
             return None
         return link
 
-    def restore(self) -> Saved | None:
+    def restore(self) -> "Saved | None":
         """The autosaved game still in play (a damaged save is kept aside, not used)."""
         saved = self.saves.load()
         if saved is None or saved.game.status == "won":
             return None
         return saved
 
-    def resume(self, saved: Saved) -> None:
+    def resume(self, saved: "Saved") -> None:
         """Put a saved game on the table as it was saved."""
         recorded = saved.recorded or self.stats.counted(saved.game_id)
         self.adopt(saved.game, saved.elapsed_ms, recorded, saved.game_id, saved.daily)
         self.spans = list(saved.spans)
 
-    def adopt(self, game: engine.Game, elapsed_ms: int = 0, recorded: bool = False,
+    def adopt(self, game: "engine.Game", elapsed_ms: int = 0, recorded: bool = False,
               game_id: str | None = None, daily: str = "") -> None:
         """Make ``game`` the one on the table, with its clock (a resumed game's time goes on);
         ``daily`` is the date whose daily deal it is, if it is one."""
@@ -220,7 +222,7 @@ class Table:
 
     # -- the intents ----------------------------------------------------------------------
 
-    def handle(self, kind: str, data: dict[str, Any] | None = None) -> Payload:
+    def handle(self, kind: str, data: "dict[str, Any] | None" = None) -> "Payload":
         """Act on one player intent and return the render payload."""
         data = data or {}
         if kind not in UNSYNCED and self.saves.changed_elsewhere():
@@ -230,17 +232,17 @@ class Table:
             return self.render("none", announce="")
         return handler(**data)
 
-    def do_state(self) -> Payload:
+    def do_state(self) -> "Payload":
         """Nothing to do: the current payload."""
         return self.render("none")
 
-    def do_sync(self) -> Payload:
+    def do_sync(self) -> "Payload":
         """Another tab wrote the app's data: take in its statistics (the game, if changed,
         was followed before this intent ran)."""
         self.stats.refresh()
         return self.render("none")
 
-    def follow(self) -> Payload:
+    def follow(self) -> "Payload":
         """Another tab moved on in the saved game, or saved another one: show it here
         rather than ever writing over it."""
         self.stats.refresh()
@@ -251,7 +253,7 @@ class Table:
             self.resume(saved)
         return self.render("sync", announce=FOLLOWED)
 
-    def do_play(self, src: str, dst: str, count: int = 1) -> Payload:
+    def do_play(self, src: str, dst: str, count: int = 1) -> "Payload":
         """Play the move a drag or a keyboard drop names, if legal."""
         try:
             move = engine.Move(str(src), str(dst), int(count))
@@ -259,7 +261,7 @@ class Table:
             return self.render("illegal", announce="That move is not allowed.")
         return self.play(move)
 
-    def do_tap(self, pile: str, count: int = 1) -> Payload:
+    def do_tap(self, pile: str, count: int = 1) -> "Payload":
         """Send the group of ``count`` cards on top of ``pile`` to its best destination."""
         if pile == "stock":
             return self.do_stock()
@@ -268,7 +270,7 @@ class Table:
             return self.render("illegal", announce="That card cannot move now.")
         return self.play(move)
 
-    def do_foundation(self, pile: str, count: int = 1) -> Payload:
+    def do_foundation(self, pile: str, count: int = 1) -> "Payload":
         """Send the group on ``pile`` to a foundation, where that is legal."""
         rules = self.game.rules
         if pile not in rules.index or rules.role(pile) == "foundation":
@@ -279,14 +281,14 @@ class Table:
             return self.render("illegal", announce="That card cannot go to a foundation now.")
         return self.play(moves[0])
 
-    def do_stock(self) -> Payload:
+    def do_stock(self) -> "Payload":
         """Deal, turn, recycle or redeal: whatever touching the stock does now."""
         moves = [m for m in self.game.legal_moves() if is_stock_action(m)]
         if moves:
             return self.play(moves[0])
         return self.render("illegal", announce=self.why_no_stock())
 
-    def do_finish(self) -> Payload:
+    def do_finish(self) -> "Payload":
         """Play every card home, when the rules say the rest is won by force."""
         start = self.game.move_count
         if not engine.play_finish(self.game):
@@ -297,7 +299,7 @@ class Table:
         self.after_change()
         return self.render("finish", announce="Every card goes home. " + self.status_words())
 
-    def play_span(self, start: int, moves: list[engine.Move], kind: str) -> None:
+    def play_span(self, start: int, moves: "list[engine.Move]", kind: str) -> None:
         """Play ``moves`` (engine moves, legal in turn) and make one span, called ``kind``
         ("Finish", "Move"), of them and of whatever was played since the cursor stood at
         ``start``."""
@@ -308,7 +310,7 @@ class Table:
         if end - start > 1:
             self.spans.append((start, end, kind))
 
-    def step_span(self, at: int, step: Callable[[], bool]) -> str | None:
+    def step_span(self, at: int, step: "Callable[[], bool]") -> str | None:
         """Undo (``at`` 1) or redo (``at`` 0) a whole span when the cursor stands at that
         end of one; its kind, or None when the cursor stands at no such end."""
         cursor = self.game.move_count
@@ -320,7 +322,7 @@ class Table:
         self.after_change()
         return span[2]
 
-    def do_undo(self) -> Payload:
+    def do_undo(self) -> "Payload":
         """Take back the last move (a finish, or a move with the safe cards that went home
         after it: all of it)."""
         kind = self.step_span(1, self.game.undo)
@@ -333,7 +335,7 @@ class Table:
         back = engine.Move(last.dst, last.src, last.count) if last else None
         return self.render("undo", back, announce="Move undone.")
 
-    def do_redo(self) -> Payload:
+    def do_redo(self) -> "Payload":
         """Play again the last undone move (a finish, or a move and its safe cards home:
         all of it)."""
         kind = self.step_span(0, self.game.redo)
@@ -345,14 +347,14 @@ class Table:
         move = self.game.moves[-1]
         return self.render("redo", move, announce="Move redone. " + self.status_words())
 
-    def do_restart(self) -> Payload:
+    def do_restart(self) -> "Payload":
         """Start the same deal over (the page asked for confirmation first); a daily deal
         stays that date's daily."""
         self.open(self.game.variant, self.game.seed, self.daily)
         return self.render("new", announce="Deal restarted.")
 
     def do_new(self, variant: str | None = None, seed: int | None = None,
-               daily: str = "") -> Payload:
+               daily: str = "") -> "Payload":
         """A new game of ``variant`` (default: the current one), deal ``seed`` or random;
         ``daily`` (with ``seed``) when it is the daily deal a link named."""
         variant = variant if variant in engine.VARIANTS else self.game.variant
@@ -364,14 +366,14 @@ class Table:
         self.open(variant, seed, daily)
         return self.render("new", announce=f"New game: {labels.title(variant)}, deal {seed}.")
 
-    def do_visibility(self, hidden: bool) -> Payload:
+    def do_visibility(self, hidden: bool) -> "Payload":
         """The page was hidden or shown: pause or resume the clock (and save)."""
         self.clock.update(hidden=bool(hidden))
         if hidden:
             self.save()
         return self.render("none")
 
-    def do_settings(self, **changes: Any) -> Payload:
+    def do_settings(self, **changes: "Any") -> "Payload":
         """Change settings (tap mode, animation speed, the on/off ones of web/storage.py,
         per variant: winnable deals only and the level of new deals); a value of the wrong kind
         is ignored."""
@@ -391,7 +393,7 @@ class Table:
 
     # -- helpers --------------------------------------------------------------------------
 
-    def play(self, move: engine.Move) -> Payload:
+    def play(self, move: "engine.Move") -> "Payload":
         """Play ``move`` if the engine allows it, then (with the setting on) the safe cards
         home; the payload says what happened, and one undo takes it all back."""
         game = self.game
@@ -413,7 +415,7 @@ class Table:
         self.after_change()
         return self.render("move", move, announce=" ".join(words.split()))
 
-    def went_home(self, before: Payload, moves: list[engine.Move]) -> str:
+    def went_home(self, before: "Payload", moves: "list[engine.Move]") -> str:
         """The safe cards that went home by themselves, in words."""
         piles = {pid: list(cards) for pid, cards in before["piles"].items()}
         names = []
@@ -443,7 +445,7 @@ class Table:
             self.saves.save(self.game, self.game_id, self.clock.ms(), self.recorded, self.daily,
                             self.spans)
 
-    def best_move(self, pile: str, count: int) -> engine.Move | None:
+    def best_move(self, pile: str, count: int) -> "engine.Move | None":
         """The best legal move of the top ``count`` cards of ``pile`` for a tap.
 
         Preference: a foundation, then a build on the same suit, then another build, then an
@@ -455,10 +457,10 @@ class Table:
                       if m.src == pile and m.count == count and not is_stock_action(m)]
         if not candidates:
             return None
-        piles = dict(zip(game.rules.pile_ids, game.state.piles, strict=True))
+        piles = dict(zip(game.rules.pile_ids, game.state.piles))  # noqa: B905 - as long; MicroPython's zip takes no strict=
         moved = piles[pile][-count]
 
-        def kind(move: engine.Move) -> int:
+        def kind(move: "engine.Move") -> int:
             target = piles[move.dst]
             if game.rules.role(move.dst) == "foundation":
                 return 3
@@ -491,7 +493,7 @@ class Table:
         """A card's name for announcements."""
         return engine.card_name(parse_card(text))
 
-    def describe(self, move: engine.Move, before: Payload | None = None) -> str:
+    def describe(self, move: "engine.Move", before: "Payload | None" = None) -> str:
         """A move in words: "Queen of hearts to column 4", "Deal a row"."""
         pos = before or self.game.position()
         variant = self.game.variant
@@ -510,14 +512,15 @@ class Table:
             what = f"{move.count} cards from {what}"
         return f"{what} to {labels.pile_name(variant, move.dst).lower()}"
 
-    def consequences(self, before: Payload, status: bool = True) -> str:
+    def consequences(self, before: "Payload", status: bool = True) -> str:
         """What happened on its own after a move: clears, flips, win or loss (unless
         ``status`` is False)."""
         after = self.game.position()
         words = []
         if after.get("cleared", 0) > before.get("cleared", 0):
             words.append("Sequence completed.")
-        for pid, cards in after["piles"].items():  # a face-down card that is face up now
+        for pid in self.game.rules.pile_ids:  # a face-down card that is face up now
+            cards = after["piles"][pid]  # (in the piles' order: MicroPython's dicts keep none)
             was = before["piles"].get(pid, [])
             top = len(cards) - 1
             if cards and cards[-1].isupper() and top < len(was) and was[top].islower():
@@ -526,11 +529,13 @@ class Table:
             words.append(self.status_words())
         return " ".join(w for w in words if w)
 
-    def do_read(self) -> Payload:
+    def do_read(self) -> "Payload":
         """The whole table in words, pile by pile, for a player who cannot see it."""
         variant = self.game.variant
         parts = []
-        for pid, cards in self.game.position()["piles"].items():
+        piles = self.game.position()["piles"]
+        for pid in self.game.rules.pile_ids:  # in the piles' order, whatever the dict's
+            cards = piles[pid]
             name = labels.pile_name(variant, pid)
             down = sum(1 for c in cards if c.islower())
             up = [self.card_words(c) for c in cards if c.isupper()]
@@ -553,8 +558,8 @@ class Table:
             return "No moves left."
         return ""
 
-    def render(self, event: str, move: engine.Move | None = None, *,
-               hint: engine.Move | None = None, announce: str = "") -> Payload:
+    def render(self, event: str, move: "engine.Move | None" = None, *,
+               hint: "engine.Move | None" = None, announce: str = "") -> "Payload":
         """Everything the page needs to redraw after ``event``."""
         game = self.game
         position = game.position()

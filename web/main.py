@@ -62,6 +62,7 @@ async def main() -> None:
     from pyodide.ffi import create_proxy
 
     from web.controller import Table
+    from web.desk import SolverDesk
     from web.storage import Storage, scope_of
 
     window.performance.mark("pp:imported")
@@ -70,7 +71,7 @@ async def main() -> None:
     except Exception:  # storage forbidden (some private modes): play without it
         backend = None
     # Keys are scoped to the app's folder: two copies on one origin never share data.
-    table = Table(Storage(backend, scope_of(str(window.location.pathname))))
+    table = Table(Storage(backend, scope_of(str(window.location.pathname))), desk=SolverDesk)
     table.desk.hold_gc = True  # no cyclic collection while solver tables live (web/desk.py)
 
     def dispatch(kind: str, data_json: str) -> str:

@@ -7,13 +7,16 @@ both interpreters run (web/compat.py). The same program (PAGE below) runs in CPy
 through tools/micropython.mjs, in MicroPython on the real files: it reads JSON text with
 limits, names piles and cards, keeps settings and damaged values in a storage, saves games
 in parts and reads them back, records, summarises, charts, exports and imports statistics,
-makes and reads share links, and answers the Scores intents of a table. Everything it saw
-must be equal. Saved text is compared as parsed JSON (MicroPython's dicts keep no order),
+makes and reads share links, answers the Scores intents of a table, and drives a whole
+table (web/controller.py) through its intents: start, settings, new deals, moves by drag,
+tap and stock, undo and redo, hints, reading the table aloud, restart, a link. Everything
+it saw must be equal. Saved text is compared as parsed JSON (MicroPython's dicts keep no order),
 and lists that follow a dict's order are sorted. Anything a converted module uses that
 MicroPython lacks fails here: as an import error, or as a difference.
 
-The controller, web/main.py and web/host.py are not run here: the controller imports the
-solver's desk (web/desk.py), which stays on Pyodide, and main.py needs the browser.
+The solver's part of the table (web/desk.py, with web/solving.py and web/dailies.py) stays
+with Pyodide: the controller is handed a stand-in desk (FakeDesk) here. web/main.py needs
+the browser and Pyodide's FFI, and web/host.py is only a type (a Protocol); neither is run.
 """
 
 import json
@@ -26,7 +29,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "@micropython/micropython-webassembly-pyscript"
 RUNNER = ROOT / "tools" / "micropython.mjs"
-CONVERTED = ("compat", "jsontext", "labels", "storage", "stats", "saves", "share", "scores")
+CONVERTED = ("compat", "jsontext", "labels", "storage", "stats", "saves", "share", "scores",
+             "controller")
 
 # Runs in both interpreters, so it keeps to what both run.
 PAGE = '''
@@ -382,10 +386,146 @@ def check_scores():
     return out
 
 
+class Rng:
+    """A seeded stand-in for random.Random (the two interpreters' generators differ)."""
+
+    def __init__(self, seed):
+        self.state = seed
+
+    def getrandbits(self, bits):
+        out = 0
+        for _ in range((bits + 31) // 32):
+            self.state = (self.state * 1103515245 + 12345) % 2147483648
+            out = (out << 32) | (self.state * 2 + 1)
+        return out % (1 << bits)
+
+    def randint(self, low, high):
+        return low + self.getrandbits(40) % (high - low + 1)
+
+    def choice(self, items):
+        return items[self.randint(0, len(items) - 1)]
+
+
+class Ticks:
+    """A clock that moves 1.25 s a reading."""
+
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        self.now += 1.25
+        return self.now
+
+
+class FakeDesk:
+    """The solver's part of the table (web/desk.py stays with Pyodide): what the table asks
+    of it, answered without a solver, and noted."""
+
+    def __init__(self, table):
+        self.table = table
+        self.calls = []
+        self.dailies = self
+
+    def note(self, what):
+        self.calls.append(what)
+
+    def position_changed(self):
+        self.note("position_changed")
+
+    def game_replaced(self):
+        self.note("game_replaced")
+
+    def hint(self):
+        return self.table.render("hint", hint=engine.hint(self.table.game))
+
+    def hint_step(self):
+        return self.table.render("none")
+
+    def watch(self, **kw):
+        return self.table.render("none")
+
+    def rewind(self):
+        return self.table.render("none")
+
+    def daily(self, **kw):
+        return self.table.render("none")
+
+    def find(self, **kw):
+        return self.table.render("none")
+
+    def draw_seed(self, variant, check=True):
+        self.note("draw_seed " + variant)
+        return self.table.random_seed()
+
+    def is_daily(self, variant, seed, day):
+        return day == "2026-03-01" and seed == 20260301
+
+    def change_level(self, changes):
+        self.note("level")
+
+    def change_winnable(self, changes):
+        self.note("winnable")
+
+    def fields(self, payload, event):
+        payload["desk"] = event
+
+
+def check_controller():
+    from web.controller import Clock, Table, is_stock_action, move_list
+
+    out = []
+    backend = MemoryBackend()
+    table = Table(Storage(backend, "/pp/", now=Clock()), now=Ticks(), rng=Rng(5), desk=FakeDesk)
+    out.append(table.start(""))
+    out.append(table.handle("settings", {"variant": "klondike", "dark": True, "speed": "fast"}))
+    out.append(table.handle("new", {"variant": "klondike", "seed": 77}))
+    out.append(table.handle("read"))
+    for i in range(40):
+        legal = sorted(table.game.legal_moves(), key=str)
+        if not legal or table.game.status != "playing":
+            break
+        move = legal[(5 * i) % len(legal)]
+        if is_stock_action(move):
+            out.append(table.handle("stock"))
+        else:
+            out.append(table.handle("play", {"src": move.src, "dst": move.dst,
+                                             "count": move.count}))
+        if i % 9 == 4:
+            out.append(table.handle("undo"))
+            out.append(table.handle("redo"))
+        if i % 13 == 6:
+            out.append(table.handle("tap", {"pile": move.dst}))
+            out.append(table.handle("hint"))
+    out.append(table.handle("visibility", {"hidden": True}))
+    out.append(table.handle("visibility", {"hidden": False}))
+    out.append(table.handle("read"))
+    out.append(table.handle("restart"))
+    out.append(table.handle("nonsense"))
+    out.append(table.handle("stats", {"today": "2026-03-02"}))
+    out.append(table.handle("share", {"page": "https://example.org/pp/"}))
+    out.append(table.handle("new", {"variant": "spider-2", "seed": 3}))
+    out.append(table.handle("foundation", {"pile": "t0"}))
+    out.append(table.handle("finish"))
+    again = Table(Storage(backend, "/pp/", now=Clock()), now=Ticks(), rng=Rng(9),
+                  desk=FakeDesk)
+    out.append(again.start(""))
+    linked = Table(Storage(MemoryBackend(), "/", now=Clock()), now=Ticks(), rng=Rng(2),
+                   desk=FakeDesk)
+    out.append(linked.start("?game=doublets&deal=12"))
+    out.append(linked.start("?game=nope&deal=12"))
+    out.append(table.desk.calls)
+    clock = Clock(Ticks(), 5000)
+    clock.update(started=True)
+    out.append([clock.running, clock.ms(), move_list(None)])
+    out.append(stored(backend))
+    return out
+
+
 def run():
     return {"compat": check_compat(), "jsontext": check_jsontext(), "labels": check_labels(),
             "storage": check_storage(), "stats": check_stats(), "saves": check_saves(),
-            "share": check_share(), "scores": check_scores()}
+            "share": check_share(), "scores": check_scores(),
+            "controller": check_controller()}
 '''
 
 # A save from before saves came in parts, as text (dict order would change it).
@@ -443,7 +583,8 @@ def test_every_converted_module_imports_under_micropython(tmp_path: Path) -> Non
     assert line == "micropython " + " ".join(CONVERTED)
 
 
-PARTS = ("compat", "jsontext", "labels", "storage", "stats", "saves", "share", "scores")
+PARTS = ("compat", "jsontext", "labels", "storage", "stats", "saves", "share", "scores",
+         "controller")
 
 
 @pytest.mark.parametrize("part", PARTS)
@@ -468,3 +609,8 @@ def test_the_program_exercises_the_modules_for_real(both: tuple[dict, dict]) -> 
     assert sum(1 for s in share if isinstance(s, list) and s[:1] == ["raised"]) >= 10
     assert cpy["scores"][2]["result"]["won"] == 1
     assert cpy["jsontext"][11][1][0] == "ok"  # the 200,000-character string
+    events = [p.get("event") for p in cpy["controller"] if isinstance(p, dict)]
+    assert events.count("move") >= 30 and {"undo", "redo", "hint", "illegal", "new"} <= set(events)
+    read = [p["announce"] for p in cpy["controller"] if isinstance(p, dict)
+            and p.get("event") == "none" and p.get("announce", "").startswith("Column 1")]
+    assert len(read) == 2 and "face down" in read[0]
