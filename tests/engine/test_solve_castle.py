@@ -338,3 +338,20 @@ def test_depth_first_answers_agree_with_brute_force_on_small_random_positions(
             outcomes.append(expected)
     assert len(outcomes) >= 15
     assert any(outcomes) and not all(outcomes), "wins and losses are both checked"
+
+
+def test_a_portfolio_gives_up_the_tables_of_both_searches(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped while both searches run, a portfolio hands back the tables of both (the
+    second's stack of waiting positions too), then holds none and answers "unknown"."""
+    portfolio(monkeypatch, 300, (1, 1))
+    solver = engine.Solver(engine.new_game("beleaguered-castle", 47), max_nodes=2_000)
+    while solver.step(0.5) is None:
+        pass
+    assert solver.result == "unknown" and solver.nodes == 2_000
+    second = solver._second
+    assert second is not None and second.nodes >= 700
+    given = solver.released()
+    assert sum(len(table) for table in given) > solver.nodes
+    assert not any(solver._search.tables()) and not any(second.tables())
+    assert solver.released() == [] and solver.release() == []
