@@ -67,6 +67,13 @@ _WON = (13, 13, 13, 13)
 WEIGHTS = (4, 2, 3, 1, 1)
 # weight of a step from the root, one per ordering the search takes turns between
 STEP_WEIGHTS = (2, 1, 1)
+# the layer test (layer_dead) runs once a search has expanded this many positions, each
+# run at most LAYER_LIMIT positions of its own and all runs no more than the positions
+# the search expanded divided by LAYER_RATIO
+LAYER_AFTER = 5000
+LAYER_LIMIT = 50_000
+LAYER_RATIO = 1
+_TARGET = 0x40  # a card a foundation takes next, in layer_dead's rows
 
 
 class CastleSpace(Space[Node]):
@@ -90,10 +97,17 @@ class CastleSpace(Space[Node]):
                                for f in range(4)}
         self._row_moves = {s << 4 | d: Move(ids[s], ids[d])  # by src << 4 | dst
                            for s in range(ROWS) for d in range(ROWS)}
+        # the layer test: positions expanded, its own positions spent, and per foundation
+        # heights the rows (in its form) proved dead or met by a run that proved nothing
+        self.layers = True
+        self._expanded = 0
+        self._spent = 0
+        self._layers: dict[tuple[int, ...], tuple[bytes, set[bytes], set[bytes]]] = {}
 
     def release(self) -> list[Table]:
         memos, self._memos = self._memos, {}
-        return [memos]
+        layers, self._layers = self._layers, {}
+        return [memos, layers, *(part for _, *parts in layers.values() for part in parts)]
 
     def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:
         """The search's root: ``state`` as a :data:`Node`, after every safe foundation move."""
@@ -166,6 +180,18 @@ class CastleSpace(Space[Node]):
                     total += need * (last - i)
         return total
 
+    def _layer_dead(self, rows: list[bytes], heights: tuple[int, ...], nexts: bytes) -> bool:
+        """:func:`layer_dead` within the positions it may still spend, its answers kept."""
+        allowed = min(LAYER_LIMIT, self._expanded // LAYER_RATIO - self._spent)
+        if allowed <= 0:
+            return False
+        layer = self._layers.get(heights)
+        if layer is None:
+            layer = self._layers[heights] = (layer_table(nexts), set(), set())
+        answer, spent = layer_dead(rows, *layer, allowed)
+        self._spent += spent
+        return answer is True
+
     def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:
         """Foundation moves, then moves onto a card one rank higher, then into one empty row
         (most promising last); none from a position where no row can ever be emptied again."""
@@ -196,6 +222,7 @@ class CastleSpace(Space[Node]):
         # for a foundation
         scored: list[int] = []
         frees = empty >= 0  # a row is empty, or a move empties one: not stuck()
+        home = False  # a card can go to its foundation
         for s in range(ROWS):
             row = rows[s]
             if not row:
@@ -215,11 +242,17 @@ class CastleSpace(Space[Node]):
                     continue
                 uncover = 20
             if card in nexts:
+                home = True
                 scored.append((100 - uncover) << 8 | s << 4 | (ROWS + (card >> 4)))
             for d in onto[(card & 15) + 1]:
                 scored.append((190 - uncover) << 8 | s << 4 | d)
         if not frees and stuck(rows, heights):
             return None, False  # no row can ever be emptied again
+        if parent is not None:
+            self._expanded += 1
+            if not home and self.layers and self._expanded > LAYER_AFTER and \
+                    self._layer_dead(rows, heights, nexts):
+                return None, False  # no card can ever go to a foundation again
         # the most promising last: among equal scores the search takes the newest first
         scored.sort(reverse=True)
         steps += 1
@@ -343,6 +376,84 @@ def stuck(rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...] | list
                 count[rank] += 1
             depth[i] = p
     return True
+
+
+def layer_table(nexts: bytes) -> bytes:
+    """The translation of cards into :func:`layer_dead`'s form: a card of ``nexts`` (the
+    cards the foundations take next) as itself with :data:`_TARGET` set, any other card as
+    its rank alone."""
+    table = bytearray(range(256))
+    for card in range(128):
+        table[card] = card & 15
+    for card in nexts:
+        table[card] = _TARGET | card
+    return bytes(table)
+
+
+def layer_dead(rows: list[bytes] | tuple[bytes, ...], table: bytes, dead: set[bytes],
+               tried: set[bytes], limit: int) -> tuple[bool | None, int]:
+    """Whether no card can ever go to a foundation again from these rows (so: lost, as a win
+    takes every card there); None when ``limit`` positions of its own did not tell. Also
+    the positions it spent.
+
+    Until a card goes to a foundation, the foundations stay as they are, so the cards they
+    take next stay the same (``table`` is :func:`layer_table` of them), and a move is
+    possible or not by the ranks of the row ends alone (building ignores suits; any card
+    may enter an empty row). So the rows are searched with every other card known by its
+    rank only: positions that differ only in the suits of such cards are one, and the
+    search, of every row move (into the first empty row only: rows are interchangeable),
+    is exact for the question whether a card a foundation takes next can ever lie at a
+    row's end. Its form of rows found dead join ``dead``, those of a search that found a
+    way or ran out join ``tried`` (no search starts from them again), both for these
+    foundations only.
+    """
+    start = sorted(row.translate(table) for row in rows)
+    key = _SEP.join(start)
+    if key in dead:
+        return True, 0
+    if key in tried:
+        return None, 0
+    seen = {key}
+    stack = [start]
+    spent = 0
+    join = _SEP.join
+    while stack:
+        if spent >= limit:
+            tried.update(seen)
+            return None, spent
+        rs = stack.pop()
+        spent += 1
+        # rank -> rows ending in it; an empty row as rank 14 (any card may enter it)
+        onto: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
+        if not rs[0]:  # sorted: an empty row comes first
+            onto[14].append(0)
+        for d in range(ROWS):
+            row = rs[d]
+            if row:
+                end = row[-1]
+                if end & _TARGET:
+                    tried.update(seen)
+                    return False, spent
+                onto[end & 15].append(d)
+        for s in range(ROWS):
+            row = rs[s]
+            if not row:
+                continue
+            card = row[-1]
+            dests = onto[(card & 15) + 1]
+            if onto[14] and len(row) > 1:
+                dests = dests + onto[14]
+            for d in dests:
+                new = list(rs)
+                new[s] = row[:-1]
+                new[d] = rs[d] + _BYTE[card]
+                new.sort()
+                nkey = join(new)
+                if nkey not in seen:
+                    seen.add(nkey)
+                    stack.append(new)
+    dead.update(seen)
+    return True, spent
 
 
 def _settle(rows: list[bytes], heights: list[int],

@@ -355,3 +355,129 @@ def test_a_portfolio_gives_up_the_tables_of_both_searches(
     assert sum(len(table) for table in given) > solver.nodes
     assert not any(solver._search.tables()) and not any(second.tables())
     assert solver.released() == [] and solver.release() == []
+
+
+# --- the layer test: can a card ever go to a foundation again? --------------------------
+
+
+def foundation_move_reachable(game: Game, limit: int = 60_000) -> bool | None:
+    """Some state reachable with the real rules has a legal move to a foundation."""
+    rules = game.rules
+    return reachable(game, lambda state: any(m.dst.startswith("f") for m in rules.moves(state)),
+                     limit)
+
+
+def with_empty_rows(rng: random.Random, game: Game) -> Game:
+    """``game`` with the cards of one or two rows put on the ends of other rows."""
+    piles = {pid: list(game.position()["piles"][pid]) for pid in game.rules.pile_ids}
+    rows = [f"t{i}" for i in range(ROWS)]
+    for _ in range(rng.randint(1, 2)):
+        a, b = rng.sample([r for r in rows if piles[r]], 2)
+        piles[b] += piles[a]
+        piles[a] = []
+    return engine.from_position("beleaguered-castle", piles)
+
+
+# Positions the search of deals 24 and 715 met, which the layer test calls dead: no row can
+# be called stuck (a row holds one card that can move), yet no card can ever go up.
+LAYER_DEAD = [
+    (["JS KC TS 3S 7D 9C 8D 7H 6C", "2H 9S 8C 3H KS 6H 5D 4D", "4H", "9H 3C KD QH JC TH",
+      "TD", "QD 4S 8H JD TC 8S 7S 6S 5H 4C", "2C 5S QC 9D 6D", "5C 3D 7C KH QS JH"],
+     ["2S", "AH", "2D", "AC"]),
+    (["3S", "6S 5D 2D JS JD 8S 7D", "7S", "3H 2H 8H QS 5S 4H", "TH 9S KH QD JC TS",
+      "QH 2S KS 9H TD KC QC JH", "9D 9C TC 5C 3C 8D 7C",
+      "6C 6D 4C KD 4S 8C 7H 6H 5H 4D 3D"],
+     ["AS", "AH", "AD", "2C"]),
+]
+
+
+def layer_answer(game: Game, dead: set[bytes] | None = None, limit: int = 1 << 30
+                 ) -> tuple[bool | None, int]:
+    """layer_dead of ``game``'s rows under its foundations."""
+    rows, heights = node_of(game)
+    table = solve_castle.layer_table(
+        bytes(s << 4 | (h + 1) for s, h in enumerate(heights) if h < KING))
+    return solve_castle.layer_dead(rows, table, set() if dead is None else dead, set(), limit)
+
+
+def test_the_layer_test_answers_exactly_whether_a_card_can_ever_go_to_a_foundation() -> None:
+    """docs/rules/beleaguered-castle.md §3: layer_dead says no card can ever go to a
+    foundation exactly when brute force over the real rules finds no reachable position
+    with a move to one: on positions met in real deals (dead, and lost), and on random
+    positions with and without empty rows (where a way up is found). A position found
+    dead is dead at once the next time, from the rows kept."""
+    for rows, foundations in LAYER_DEAD:
+        game = castle(rows, foundations)
+        assert not solve_castle.stuck(*node_of(game))
+        dead: set[bytes] = set()
+        answer, spent = layer_answer(game, dead)
+        assert answer is True and spent > 10
+        assert layer_answer(game, dead, 1) == (True, 0)
+        assert foundation_move_reachable(game) is False
+        assert winnable(game) is False and engine.solve(game, 10_000).result == "lost"
+    rng = random.Random("castle-layers")
+    compared = 0
+    for n in range(200):
+        game = blocked_position(rng, (26, 40))
+        if n % 2:
+            game = with_empty_rows(rng, game)
+        if any(m.dst.startswith("f") for m in game.legal_moves()):
+            continue  # a card can go up now: the search never asks
+        expected = foundation_move_reachable(game, 20_000)
+        if expected is not None:
+            assert layer_answer(game)[0] is (not expected), game.position()
+            compared += 1
+    assert compared >= 60
+
+
+def test_the_layer_test_stops_at_its_limit_and_starts_no_search_twice() -> None:
+    """Out of positions, layer_dead says nothing (None) and notes the rows it met, so a
+    search from any of them answers None at once."""
+    game = engine.new_game("beleaguered-castle", 24)
+    space = solve_castle.space(game.rules)
+    _, (packed, heights, *_) = space.settle(game.state)
+    rows = packed.split(b"\xff")
+    table = solve_castle.layer_table(
+        bytes(s << 4 | (h + 1) for s, h in enumerate(heights) if h < KING))
+    tried: set[bytes] = set()
+    assert solve_castle.layer_dead(rows, table, set(), tried, 1) == (None, 1)
+    assert len(tried) > 1
+    assert solve_castle.layer_dead(rows, table, set(), tried, 1 << 30) == (None, 0)
+
+
+def test_the_layer_test_proves_deal_24_lost_in_an_eighth_of_the_positions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 24 is lost: best-first alone expands all 92,638 positions it can reach (every
+    one with 6 cards home, from the first few hundred on); with the layer test, a search
+    from one of them finds no card can ever go up again, and every position whose rows
+    that search met is dead at once."""
+    game = engine.new_game("beleaguered-castle", 24)
+    answer = engine.solve(game, budget_ms=600_000)
+    assert answer.result == "lost" and answer.nodes < 15_000
+    original = solve_castle.space
+
+    def without(rules: object) -> solve_castle.CastleSpace:
+        made = original(rules)  # type: ignore[arg-type]
+        made.layers = False
+        return made
+
+    monkeypatch.setattr(solve_castle, "space", without)
+    alone = engine.solve(game, budget_ms=600_000)
+    assert (alone.result, alone.nodes) == ("lost", 92_638)
+
+
+def test_with_the_layer_test_from_the_start_answers_agree_with_brute_force(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The layer test on from the first position: the solver still proves a loss only where
+    brute force over every legal move finds no win, and its wins replay."""
+    monkeypatch.setattr(solve_castle, "LAYER_AFTER", 0)
+    rng = random.Random("castle-solver-layers")
+    outcomes: list[bool] = []
+    for n in range(40):
+        game = near_blocked(rng)
+        expected = check_against_brute_force(with_empty_rows(rng, game) if n % 3 == 0 else game,
+                                             20_000)
+        if expected is not None:
+            outcomes.append(expected)
+    assert len(outcomes) >= 20
+    assert any(outcomes) and not all(outcomes), "wins and losses are both checked"
