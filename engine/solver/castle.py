@@ -65,14 +65,20 @@ _WON = (13, 13, 13, 13)
 # score weights: empty row, card, card above a lower one, loose card, depth of the cards
 # the foundations take next
 WEIGHTS = (4, 2, 3, 1, 1)
-# weight of a step from the root, one per ordering the search takes turns between
-STEP_WEIGHTS = (2, 1, 1)
+# weight of a step from the root, one per ordering the search takes turns between; the
+# last, DEEP, makes an ordering that goes deepest first (the most promising among equals)
+DEEP = -1000
+STEP_WEIGHTS = (2, 1, 1, DEEP)
+# the orderings' turns: the first three in turn, and after LAYER_AFTER positions the
+# deepest-first one too, one turn in seven
+TURNS = (0, 1, 2)
+LATER_TURNS = (0, 1, 2, 0, 1, 2, 3)
 # the layer test (layer_dead) runs once a search has expanded this many positions, each
 # run at most LAYER_LIMIT positions of its own and all runs no more than the positions
 # the search expanded divided by LAYER_RATIO
 LAYER_AFTER = 5000
-LAYER_LIMIT = 50_000
-LAYER_RATIO = 1
+LAYER_LIMIT = 10_000
+LAYER_RATIO = 2
 _TARGET = 0x40  # a card a foundation takes next, in layer_dead's rows
 
 
@@ -90,6 +96,9 @@ class CastleSpace(Space[Node]):
         self._weights = weights
         self._steps = step_weights
         self.queues = len(step_weights)
+        if step_weights == STEP_WEIGHTS:
+            self.turns = TURNS
+            self.later = (LAYER_AFTER, LATER_TURNS)
         # per foundation heights: each row's share of the score (see _memo)
         self._memos: dict[tuple[int, ...], tuple[bytes, dict[bytes, int]]] = {}
         ids = rules.pile_ids

@@ -123,6 +123,7 @@ class _Search:
         self._done: set[Hashable] = set()  # of those in several frontiers, the expanded
         self._shared: set[Hashable] = {root_key}
         self._turn = 0
+        self._late = False  # taking the space's later turns (Space.later)
         self._partial: list[tuple[Hashable, State]] = []  # expanded in part by a pruned pass
         # deep: the states met and not expanded yet, the newest on top
         self._deep: list[tuple[Hashable, Any]] | None = [(root_key, root)] if self.deep else None
@@ -164,9 +165,37 @@ class _Search:
         """The current pass's search; True when it ran out of states."""
         if self._deep is not None:
             return self._deep_first(deadline, until)
-        if self.space.best_first:
+        space = self.space
+        if space.best_first:
+            if space.later is not None and not self._late:
+                after = space.later[0]
+                if self.nodes < after:
+                    if self._best_first(deadline, min(until, after)):
+                        return True
+                    if self.result is not None or self.nodes < after:
+                        return False  # won, or out of time or quota
+                self._begin_later()
             return self._best_first(deadline, until)
         return self._depth_first(deadline, until)
+
+    def _begin_later(self) -> None:
+        """Take the later turns (:attr:`Space.later`): each ordering that had no turn yet
+        starts from every state waiting in the first ordering's frontier (they wait in both,
+        and whichever expands one first marks it done)."""
+        space, frontiers, done = self.space, self._frontiers, self._done
+        self._late = True
+        self._turn = 0
+        if not frontiers:
+            return
+        early = set(space.turns or range(space.queues))
+        waiting = [(key, state) for bucket in frontiers[0][0].values()
+                   for _, key, state in bucket if key not in done]
+        for queue in range(len(frontiers)):
+            if queue not in early:
+                self.dropped += [frontiers[queue], *frontiers[queue]]
+                frontiers[queue] = _frontier(
+                    [(space.score(state, queue), key, state) for key, state in waiting])
+        self._shared.update(key for key, _ in waiting)
 
     def _deep_first(self, deadline: float, until: int) -> bool:
         """Depth-first, for the second search of a portfolio (:class:`Solver`): the newest
@@ -243,7 +272,8 @@ class _Search:
         push, pop = heapq.heappush, heapq.heappop
         nodes = self.nodes
         queues = len(frontiers)
-        turns = space.turns or tuple(range(queues))
+        turns = (space.later[1] if self._late and space.later is not None else space.turns
+                 ) or tuple(range(queues))
         buckets, scores = frontiers[0]
         fresh: list[tuple[int, Hashable, Any]] = []  # the children each expansion adds
         shared = self._shared  # the root's children: they wait in every frontier

@@ -42,6 +42,9 @@ class Space(Generic[N]):
     best_first = False  # True: search the best-scoring state first (``score``), else depth-first
     queues = 1  # how many orderings best-first takes turns between (see Solver)
     turns: tuple[int, ...] = ()  # the orderings' turns, in order (empty: one each in turn)
+    # (positions, turns): after that many positions these turns instead; an ordering that
+    # had no turn before starts from the first ordering's waiting states (see _Search)
+    later: tuple[int, tuple[int, ...]] | None = None
     links_macros = True  # False: ``expand`` links a key to its parent's key only (no macro)
     can_prune = False  # True: a first, pruned pass may skip moves on a guess (no loss proved)
     # a portfolio (see Solver): after this many positions a second, depth-first search

@@ -261,16 +261,59 @@ def test_several_orderings_expand_each_position_once_so_a_loss_costs_no_more(
         assert (several.result, several.nodes) == ("lost", one.nodes), turns
 
 
-def test_a_win_found_by_any_ordering_replays_and_the_default_search_is_three_orderings(
+def test_a_win_found_by_any_ordering_replays_and_the_default_search_is_four_orderings(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Won lines are rebuilt from the positions' keys alone (the space links no moves);
-    they replay to a win whichever ordering found them."""
-    assert solve_castle.space(engine.new_game("beleaguered-castle", 1).rules).queues == 3
+    they replay to a win whichever ordering found them. The default space has four
+    orderings: three from the start, the deepest-first one later."""
+    space = solve_castle.space(engine.new_game("beleaguered-castle", 1).rules)
+    assert space.queues == 4 and space.turns == (0, 1, 2)
+    assert space.later == (solve_castle.LAYER_AFTER, (0, 1, 2, 0, 1, 2, 3))
     for seed in (1, 3, 61):
-        for step_weights in (solve_castle.STEP_WEIGHTS, (1,)):
+        for step_weights in (solve_castle.STEP_WEIGHTS, (1,), (2, solve_castle.DEEP)):
             answer = solve_with(monkeypatch, step_weights, (), seed)
             assert answer.result == "won"
             assert replays_to_win(engine.new_game("beleaguered-castle", seed), answer.moves)
+
+
+def test_the_first_positions_are_those_of_the_three_orderings_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Until LAYER_AFTER positions the search is the three orderings' (steps weighed 2, 1,
+    1, in turn): a deal they win sooner is won after the same positions with the same
+    moves, so the daily deals and the rated counts below it stay as they were."""
+    for seed in (1, 3, 12, 21):
+        default = engine.solve(engine.new_game("beleaguered-castle", seed), budget_ms=60_000)
+        assert default.result == "won" and default.nodes < solve_castle.LAYER_AFTER
+        three = solve_with(monkeypatch, (2, 1, 1), (), seed)
+        monkeypatch.undo()
+        assert (three.nodes, three.moves) == (default.nodes, default.moves)
+
+
+def test_later_turns_start_the_new_ordering_from_the_waiting_positions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the later turns taken after 100 positions, the deepest-first ordering goes on
+    from the first ordering's waiting positions: a loss still costs exactly the positions
+    of one ordering alone (each is expanded once), and wins replay."""
+    def space(rules: object, weights: tuple[int, ...] = solve_castle.STEP_WEIGHTS
+              ) -> solve_castle.CastleSpace:
+        made = solve_castle.CastleSpace(rules, step_weights=weights)  # type: ignore[arg-type]
+        if made.later is not None:
+            made.later = (100, made.later[1])
+        made.layers = False  # (it would cut the loss short)
+        return made
+
+    monkeypatch.setattr(solve_castle, "space", lambda rules: space(rules, (2,)))
+    one = engine.solve(engine.new_game("beleaguered-castle", 47), budget_ms=60_000)
+    assert one.result == "lost" and one.nodes > 500
+    monkeypatch.setattr(solve_castle, "space", space)
+    solver = engine.Solver(engine.new_game("beleaguered-castle", 47))
+    assert solver.step(60_000) == "lost" and solver.nodes == one.nodes
+    assert solver._search._late
+    for seed in (12, 21, 23):
+        game = engine.new_game("beleaguered-castle", seed)
+        answer = engine.solve(game, budget_ms=60_000, max_nodes=100_000)
+        assert answer.result == "won" and answer.nodes > 100
+        assert replays_to_win(game, answer.moves)
 
 
 # --- a portfolio: best-first, then a depth-first search beside it (docs/solver.md §4.6) --
