@@ -380,6 +380,37 @@ def test_a_card_going_home_in_a_cascade_is_written_to_a_few_times(moving):
         assert seen.pop("style", 0) <= 3 and not seen, writes
 
 
+# Play an intent and count, until no card flies, the elements put into the table: each
+# one is work for every observer of the page (PyScript's looks through what it is given).
+ADDED_JS = """async ([kind]) => {
+  let added = 0;
+  const count = (records) => {
+    for (const r of records) added += [...r.addedNodes].filter((n) => n.nodeType === 1).length;
+  };
+  const watch = new MutationObserver(count);
+  watch.observe(document.getElementById('table'), { childList: true, subtree: true });
+  const flying = () => document.getAnimations().some((a) => !(a instanceof CSSAnimation)
+      && a.playState === 'running');
+  window.ppTable.act(kind, {});
+  for (let i = 0; i < 2000 && flying(); i++) {
+    await new Promise((go) => requestAnimationFrame(go));
+  }
+  count(watch.takeRecords());
+  watch.disconnect();
+  return added;
+}"""
+
+
+def test_a_card_turned_up_on_its_way_gets_its_face_in_one_element(moving):
+    """A deal from Spider's stock turns ten cards up on their way: each card is put into
+    its column, its new face in one element, and its back for the turn."""
+    game = moving.open("spider-1", 3)
+    game.play(next(m for m in game.legal_moves() if m.src == "stock"))
+    assert moving.page.evaluate(ADDED_JS, ["stock"]) == 10 * 3
+    settle(moving)
+    moving.check(game)
+
+
 def test_input_during_a_cascade_puts_every_waiting_card_in_its_pile_at_once(moving):
     moving.load(seven_to_go())
     waiting = moving.page.evaluate("""() => {

@@ -15,10 +15,14 @@ export function setCardNames(map) {
   names = map || {};
 }
 
+// The face's parts are held by one element that takes no box of its own (display:
+// contents): a card turned face up gets one element, which every observer of the page
+// (PyScript's looks through each element added) handles once, not once per part.
 function faceTemplate(text) {
-  let frag = faces.get(text);
-  if (frag) return frag;
-  frag = document.createDocumentFragment();
+  let face = faces.get(text);
+  if (face) return face;
+  face = document.createElement("span");
+  face.className = "face";
   const rank = RANK_LABEL[text[0]] || text[0];
   for (const side of ["ix", "ix ix-r"]) {
     const ix = document.createElement("span");
@@ -27,19 +31,19 @@ function faceTemplate(text) {
     b.textContent = rank;
     const pip = document.createElement("i");
     ix.append(b, pip);
-    frag.append(ix);
+    face.append(ix);
   }
   const centre = document.createElement("i");
   centre.className = "pip-c";
-  frag.append(centre);
+  face.append(centre);
   if ("JQK".includes(text[0])) {
     const court = document.createElement("b");
     court.className = "court";
     court.textContent = text[0];
-    frag.append(court);
+    face.append(court);
   }
-  faces.set(text, frag);
-  return frag;
+  faces.set(text, face);
+  return face;
 }
 
 export function makeCard(text) {
