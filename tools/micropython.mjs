@@ -1,7 +1,7 @@
 // Runs a Python program under MicroPython in Node, with the engine's rules and the page's
 // Python (web/*.py) importable.
 //
-//     node tools/micropython.mjs PROGRAM.py
+//     node tools/micropython.mjs [--async] PROGRAM.py
 //
 // MicroPython is the WebAssembly build PyScript loads (npm
 // @micropython/micropython-webassembly-pyscript, a dev dependency pinned at the version
@@ -16,9 +16,11 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const program = process.argv[2];
+// With --async the program runs as PyScript runs a script, top-level await allowed.
+const useAsync = process.argv[2] === "--async";
+const program = process.argv[useAsync ? 3 : 2];
 if (!program) {
-  console.error("usage: node tools/micropython.mjs PROGRAM.py");
+  console.error("usage: node tools/micropython.mjs [--async] PROGRAM.py");
   process.exit(2);
 }
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -52,7 +54,11 @@ for (const name of readdirSync(`${root}web`)) {
 }
 let status = 0;
 try {
-  mp.runPython(readFileSync(program, "utf8"));
+  if (useAsync) {
+    await mp.runPythonAsync(readFileSync(program, "utf8"));
+  } else {
+    mp.runPython(readFileSync(program, "utf8"));
+  }
 } catch (error) {
   process.stderr.write(`${error.message}\n`);
   status = 1;

@@ -4,6 +4,11 @@ PyScript runs this on the main thread once Pyodide and the files of pyscript.tom
 loaded. One Python function, ``dispatch(kind, data_json) -> payload_json``, is handed to
 JavaScript as a single proxy; every player action is one call to it (see web/table/table.js).
 web/table/table.js sets ``<html data-app="ready">`` once the first table is drawn.
+
+It keeps to what Pyodide and MicroPython both run (PyScript's ``pyscript`` and
+``pyscript.ffi`` exist in both; tests/web/test_micropython_web.py runs it under both with a
+stand-in ``pyscript``), so that MicroPython can start the first table (docs/architecture.md
+§8).
 """
 
 import gc
@@ -50,16 +55,19 @@ def table_script_ran():
     starting then would fail the page for want of ``window.ppTable``."""
     import asyncio
 
-    from pyodide.ffi import create_once_callable
+    try:
+        from pyodide.ffi import create_once_callable  # freed once called
+    except ImportError:  # MicroPython: a proxy, kept (one, for the page's life)
+        from pyscript.ffi import create_proxy as create_once_callable
 
-    ran = asyncio.get_event_loop().create_future()
-    window.addEventListener("pp:table", create_once_callable(lambda _event: ran.set_result(None)))
-    return ran
+    ran = asyncio.Event()
+    window.addEventListener("pp:table", create_once_callable(lambda _event: ran.set()))
+    return ran.wait()
 
 
 async def main() -> None:
     # Imported here, so that an engine that fails to import shows on the loading screen.
-    from pyodide.ffi import create_proxy
+    from pyscript.ffi import create_proxy
 
     from web.controller import Table
     from web.desk import SolverDesk
@@ -95,7 +103,8 @@ async def main() -> None:
     # Everything alive now (the interpreter, the engine, this module) lives as long as the
     # page: take it out of the collector's sight, so that a full collection during play
     # scans only the game's own objects (measured in Pyodide: ~10 ms -> ~0.2 ms).
-    gc.freeze()
+    if hasattr(gc, "freeze"):  # not in MicroPython
+        gc.freeze()
 
 
 try:

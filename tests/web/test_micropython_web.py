@@ -15,13 +15,16 @@ and lists that follow a dict's order are sorted. Anything a converted module use
 MicroPython lacks fails here: as an import error, or as a difference.
 
 The solver's part of the table (web/desk.py, with web/solving.py and web/dailies.py) stays
-with Pyodide: the controller is handed a stand-in desk (FakeDesk) here. web/main.py needs
-the browser and Pyodide's FFI, and web/host.py is only a type (a Protocol); neither is run.
+with Pyodide: the controller is handed a stand-in desk (FakeDesk) here. The entry script,
+web/main.py, runs as PyScript runs it (top-level await) in both, with stand-ins for the
+``pyscript`` module and the desk (test_the_entry_script_...). web/host.py is only a type
+(a Protocol) and is not run.
 """
 
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -614,3 +617,199 @@ def test_the_program_exercises_the_modules_for_real(both: tuple[dict, dict]) -> 
     read = [p["announce"] for p in cpy["controller"] if isinstance(p, dict)
             and p.get("event") == "none" and p.get("announce", "").startswith("Column 1")]
     assert len(read) == 2 and "face down" in read[0]
+
+
+# web/main.py as PyScript runs it (top-level await), with a stand-in for PyScript's
+# ``pyscript`` module (a window and a document that note what the page asks of them) and
+# for the solver's desk. SETUP writes both as files under HERE (first on sys.path); the
+# desk's file stands in front of web/desk.py (web/ is a namespace package in CPython; in
+# MicroPython's file system it is written over the copy).
+FAKE_PYSCRIPT = '''
+import asyncio
+
+
+class Bag:
+    pass
+
+
+class LocalStorage:
+    def __init__(self):
+        self.items = {}
+
+    def getItem(self, key):
+        return self.items.get(key)
+
+    def setItem(self, key, value):
+        self.items[key] = value
+
+    def removeItem(self, key):
+        self.items.pop(key, None)
+
+    def key(self, i):
+        return sorted(self.items)[i]
+
+    @property
+    def length(self):
+        return len(self.items)
+
+
+class PpTable:
+    def start(self, bridge, first):
+        self.bridge, self.first = bridge, first
+
+
+class Window:
+    def __init__(self):
+        self.performance = Bag()
+        self.marks = []
+        self.performance.mark = self.marks.append
+        self.localStorage = LocalStorage()
+        self.location = Bag()
+        self.location.pathname = "/pp/index.html"
+        self.location.search = "?game=klondike&deal=9"
+        self.history = Bag()
+        self.replaced = []
+        self.history.replaceState = lambda state, title, url: self.replaced.append(url)
+        self.console = Bag()
+        self.errors = []
+        self.console.error = self.errors.append
+
+    def addEventListener(self, name, listener):
+        async def table_script_runs():
+            await asyncio.sleep(0)
+            self.ppTable = PpTable()
+            listener(None)
+
+        asyncio.create_task(table_script_runs())
+
+
+window = Window()
+document = Bag()
+document.documentElement = Bag()
+document.documentElement.dataset = Bag()
+stage = Bag()  # the loading screen's words
+document.getElementById = lambda name: stage
+'''
+
+FAKE_DESK = '''
+import engine
+
+
+class SolverDesk:
+    def __init__(self, table):
+        self.table = table
+        self.dailies = self
+        self.hold_gc = False
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+    def hint(self):
+        return self.table.render("hint", hint=engine.hint(self.table.game))
+
+    def draw_seed(self, variant, check=True):
+        return self.table.random_seed()
+
+    def is_daily(self, *args):
+        return False
+'''
+
+SETUP = '''
+import os
+import sys
+
+
+def put(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+for folder in (HERE + "/pyscript", HERE + "/web"):
+    try:
+        os.mkdir(folder)
+    except OSError:
+        pass
+put(HERE + "/pyscript/__init__.py", FAKE_PYSCRIPT)
+put(HERE + "/pyscript/ffi.py", "def create_proxy(f):\\n    return f\\n")
+put(HERE + "/web/desk.py", FAKE_DESK)
+sys.path.insert(0, HERE)
+'''
+
+AFTER = '''
+import json
+
+from pyscript import document, window
+
+
+def plain(payload):
+    """A payload without what the clock or the random game id put in it."""
+    payload = json.loads(payload)
+    payload.pop("elapsed_ms", None)
+    return payload
+
+
+table = window.ppTable
+bridge = table.bridge
+seen = {"first": plain(table.first), "marks": window.marks, "replaced": window.replaced,
+        "app": getattr(document.documentElement.dataset, "app", None),
+        "stage": getattr(sys.modules["pyscript"].stage, "textContent", None),
+        "answers": [plain(bridge("new", json.dumps({"variant": "doublets", "seed": 5}))),
+                    plain(bridge("stock", "")), plain(bridge("hint", "")),
+                    plain(bridge("nonsense", "{}")), plain(bridge("play", '{"src": "zz"}'))],
+        "errors": [e.split(":")[:2] for e in window.errors]}
+stored = {}
+for key, value in window.localStorage.items.items():
+    value = json.loads(value)
+    value.pop("id", None)
+    stored[key] = value
+seen["stored"] = stored
+print(json.dumps(seen))
+'''
+
+
+def page_program(here: str) -> str:
+    """SETUP, web/main.py as it is, and AFTER, as one script."""
+    main = (ROOT / "web" / "main.py").read_text()
+    return (f"HERE = {here!r}\nFAKE_PYSCRIPT = {FAKE_PYSCRIPT!r}\nFAKE_DESK = {FAKE_DESK!r}\n"
+            + SETUP + main + AFTER)
+
+
+def test_the_entry_script_starts_the_table_the_same_under_micropython(tmp_path: Path) -> None:
+    """web/main.py under MicroPython (as PyScript's mpy script) and under CPython (as
+    Pyodide runs it, top-level await compiled in): the same first table, link, storage,
+    dispatch answers and error path."""
+    node = shutil.which("node")
+    assert node is not None, "node is not on PATH"
+    path = tmp_path / "main_mpy.py"
+    path.write_text(page_program(""))
+    res = subprocess.run([node, str(RUNNER), "--async", str(path)], capture_output=True,
+                         text=True, cwd=ROOT, timeout=600)
+    assert res.returncode == 0, f"MicroPython failed:\n{res.stderr}"
+    mpy = json.loads(res.stdout.strip().splitlines()[-1])
+
+    here = tmp_path / "cpython"
+    here.mkdir()
+    runner = tmp_path / "main_cpython.py"
+    runner.write_text(
+        "import ast, asyncio, sys\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        f"code = compile(open({str(tmp_path / 'main_c.py')!r}).read(), 'main', 'exec', "
+        "flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)\n"
+        "async def run():\n"
+        "    result = eval(code, {'__name__': '__main__'})\n"
+        "    if result is not None:\n"
+        "        await result\n"
+        "asyncio.run(run())\n")
+    (tmp_path / "main_c.py").write_text(page_program(str(here)))
+    res = subprocess.run([sys.executable, str(runner)], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=600)
+    assert res.returncode == 0, f"CPython failed:\n{res.stderr}"
+    cpy = json.loads(res.stdout.strip().splitlines()[-1])
+
+    assert mpy == cpy
+    assert cpy["marks"] == ["pp:main", "pp:imported"] and cpy["replaced"] == ["/pp/index.html"]
+    assert cpy["first"]["variant"] == "klondike" and cpy["first"]["seed"] == 9
+    assert [a["event"] for a in cpy["answers"]] == ["new", "move", "hint", "none", "error"]
+    assert cpy["errors"] == [["table", " play failed"]]
+    assert cpy["app"] is None and cpy["stage"] is None  # the page did not fail
+    assert set(cpy["stored"]) == {"pp:v1:/pp/settings", "pp:v1:/pp/game", "pp:v1:/pp/game.0"}
