@@ -56,7 +56,19 @@ _BYTE = [bytes((i,)) for i in range(256)]
 _SEP = b"\xff"
 _OFFSET = 200  # keeps a column's packed score part positive (see _packed)
 _LEVELS = 11  # stock levels: 0..10 deals left (a dealt game has at most 5)
-_MOVES: dict[tuple[int, int, int], Move] = {}  # (src, dst, count) -> Move, made once
+
+
+class _MoveTable(dict):
+    """(src, dst, count) -> Move, each made the first time a search wants it: making all
+    9,360 at once was one long task (about 80 ms on a phone) before a first search."""
+
+    def __missing__(self, key: tuple[int, int, int]) -> Move:
+        s, d, k = key
+        move = self[key] = Move(f"t{s}", f"t{d}", k)
+        return move
+
+
+_MOVES = _MoveTable()
 
 
 class Weights(NamedTuple):
@@ -103,10 +115,6 @@ class SpiderSpace(Space[Node]):
         self._pieces: dict[bytes, tuple[int, ...]] = {}  # column -> _pieces(column)
         self._level_nodes = [0] * _LEVELS
         self._stock: bytes = b""
-        if not _MOVES:
-            ids = rules.pile_ids
-            _MOVES.update(((s, d, k), Move(ids[s], ids[d], k)) for s in range(COLUMNS)
-                          for d in range(COLUMNS) for k in range(1, 105) if s != d)
         self._runs = {bytes(suit | rank for rank in range(KING, 0, -1))
                       for suit in range(0, 64, 16)}
 
