@@ -77,8 +77,8 @@ LATER_TURNS = (0, 1, 2, 0, 1, 2, 3)
 # run at most LAYER_LIMIT positions of its own and all runs no more than the positions
 # the search expanded divided by LAYER_RATIO
 LAYER_AFTER = 5000
-LAYER_LIMIT = 10_000
-LAYER_RATIO = 2
+LAYER_LIMIT = 3000
+LAYER_RATIO = 8
 _TARGET = 0x40  # a card a foundation takes next, in layer_dead's rows
 
 
