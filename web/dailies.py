@@ -30,11 +30,23 @@ import engine
 from engine.rules.variants import DEAL_MAX, DEAL_MIN
 from web import labels
 from web.jsontext import JsonTextError, loads
+from web.solving import solver_files_pending
 from web.stats import is_day
 from web.storage import StorageError, unwrap
 
 if TYPE_CHECKING:
-    from web.desk import SolverDesk
+    from typing import Protocol
+
+    from web.host import Host
+    from web.solving import Trash
+
+    class Desk(Protocol):
+        """What the daily's search uses of the solver's desk (web/desk.py)."""
+
+        table: Host
+        trash: Trash
+
+        def hold(self) -> None: ...
 
 Payload = dict[str, Any]
 
@@ -49,7 +61,7 @@ MODULES = ("heapq", "pathlib", "engine.solver", "engine.solver.daily")
 class Dailies:
     """The daily deals of one table: known ones, the search under way, a link's check."""
 
-    def __init__(self, desk: SolverDesk) -> None:
+    def __init__(self, desk: Desk) -> None:
         self.desk = desk
         self.table = desk.table
         self.search: Any = None  # the engine's DailySearch under way
@@ -116,8 +128,6 @@ class Dailies:
 
     def import_next(self) -> bool:
         """Import the next module the search needs, if one is missing (that is a slice)."""
-        from web.desk import solver_files_pending
-
         family = f"engine.solver.{labels.family(self.search_variant)}"
         for name in (*MODULES, family):
             if name not in sys.modules:

@@ -57,6 +57,7 @@ from web.solving import (
     Trash,
     Verdicts,
     implied,
+    solver_files_pending,
 )
 
 if TYPE_CHECKING:
@@ -79,18 +80,7 @@ OPENING_DRAWS = 12  # tries before a lost deal is dealt anyway
 # the browser, one of them takes tens of ms to run): the standard library's it needs
 # first, then the solver's package, then the space of the family (engine/solver/<family>.py).
 SOLVER_MODULES = ("heapq", "pathlib", "engine.solver")
-# In the page the solver's files come after the first table (web/start/pyodide-loader.mjs
-# writes them in the background; its module _pp_later_files says whether they are still
-# pending). The watch waits for them: importing the solver now would fetch them at once,
-# synchronously. A hint or a menu asking for the solver does not wait.
-LATER_FILES = "_pp_later_files"
 REWIND_BUDGET_MS = 8000.0  # solver time the walk back from a lost position may spend in all
-
-
-def solver_files_pending() -> bool:
-    """Whether the page is still writing the solver's files (never so in CPython)."""
-    later = sys.modules.get(LATER_FILES)
-    return later is not None and bool(later.pending())
 
 
 class SolverDesk:
