@@ -5,7 +5,9 @@
 
 bench/mpy_page/index.html is the app's page with its Python started by MicroPython
 (PyScript's `mpy` script running web/main.py as it is, engine/rules and the first table's
-modules of web/, a stand-in for the solver's desk). For each page (that one, then the app's
+modules of web/, a stand-in for the solver's desk); bench/mpy_page/preloaded.html is the
+same with what PyScript fetches one step after another (its modules, MicroPython's wasm,
+the Python files) preloaded from the page's head. For each page (those two, then the app's
 own /) and each CPU slowdown (`--cpu`, CDP Emulation.setCPUThrottlingRate), it runs
 `--runs` first visits, alternating the pages, each in Chromium on a new profile, with the
 network at 10 Mbps / 100 ms (CDP Network.emulateNetworkConditions, as bench/first_visit.py),
@@ -20,14 +22,15 @@ and prints per run and then the medians of:
 - a move: whether `window.ppTable.act("stock")` then answers with a move (the table is
   playable, not only drawn), and how long that call took.
 
-`--worker` (MicroPython's page only) also starts Pyodide in a worker once the table is
+`--waterfall` prints each request of each page's first run (sent, first byte, finished,
+bytes). `--worker` (MicroPython's pages only) also starts Pyodide in a worker once the table is
 ready (bench/mpy_page/pyodide-worker.mjs) and prints when it is up; the worker's fetches
 are another target's, which the page's throttling may not reach, so that time flatters it.
 
 The app's page registers its service worker, whose precache fetches are not throttled
 (bench/first_visit.py says more); MicroPython's page has none. Serves the repository
 with tools/serve.py (br/gzip as a host; MicroPython's files in node_modules have no .br
-sibling, so they go out gzipped: 229 kB where brotli is 196 kB). It asserts nothing.
+sibling, so they go out gzipped: 228 kB for the two where brotli is 196 kB). It asserts nothing.
 """
 
 from __future__ import annotations
@@ -54,7 +57,8 @@ from bench.startup import (  # noqa: E402
 from tools.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 NETWORK = "10 Mbps / 100 ms"
-PAGES = {"micropython": "bench/mpy_page/index.html", "pyodide (app)": ""}
+PAGES = {"micropython": "bench/mpy_page/index.html",
+         "micropython, preloaded": "bench/mpy_page/preloaded.html", "pyodide (app)": ""}
 LONGEST_BEFORE = """(ready) => Math.max(0, ...window.__longTasks
   .filter(([start]) => start < ready).map(([, duration]) => duration))"""
 A_MOVE = """() => {
@@ -71,8 +75,10 @@ WORKER_MARK = """() => {
 }"""
 
 
-def visit(p, url: str, cpu: float, timeout_ms: float, worker: bool) -> dict:
-    """One first visit on a new profile; the figures of COLUMNS."""
+def visit(p, url: str, cpu: float, timeout_ms: float, worker: bool,
+          waterfall: str = "") -> dict:
+    """One first visit on a new profile; the figures of COLUMNS (``waterfall``: the base
+    URL, to print when each request was sent, answered and finished)."""
     down, up, latency = PROFILES[NETWORK]
     with tempfile.TemporaryDirectory(prefix="pp-mpy-first-visit-") as folder:
         context = p.chromium.launch_persistent_context(
@@ -92,6 +98,9 @@ def visit(p, url: str, cpu: float, timeout_ms: float, worker: bool) -> dict:
             marks = measure(page, lambda: page.goto(url), timeout_ms)
             origin = page.evaluate("performance.timeOrigin")
             ready = marks["ready"]
+            if waterfall:
+                print(f"     sent   first  finished    bytes url (ms; playable at {ready:.0f})")
+                print("\n".join(wire.waterfall(origin, waterfall)))
             event, before, after, move_ms = page.evaluate(A_MOVE)
             row = {"first card": marks.get("first card"), "playable": ready,
                    "bytes": wire.bytes_until(origin + ready),
@@ -128,11 +137,14 @@ def main() -> int:
                         help="CPU slowdown rate(s) (default: 1)")
     parser.add_argument("--worker", action="store_true",
                         help="MicroPython's page also starts Pyodide in a worker when ready")
-    parser.add_argument("--only", choices=list(PAGES), help="only this page")
+    parser.add_argument("--waterfall", action="store_true",
+                        help="print each request of each page's first run")
+    parser.add_argument("--page", choices=list(PAGES), action="append",
+                        help="only these pages (default: all)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per wait")
     args = parser.parse_args()
     server, base = serve_or_use(args.url)
-    pages = {args.only: PAGES[args.only]} if args.only else PAGES
+    pages = {name: PAGES[name] for name in args.page} if args.page else PAGES
     results: dict[tuple[str, float], list[dict]] = {}
     try:
         with sync_playwright() as p:
@@ -140,10 +152,11 @@ def main() -> int:
             for cpu in args.cpu or [1.0]:
                 for _ in range(args.runs):
                     for name, path in pages.items():
-                        worker = args.worker and name == "micropython"
+                        worker = args.worker and name.startswith("micropython")
                         query = args.query + ("&worker=1" if worker else "")
+                        first = (name, cpu) not in results
                         row = visit(p, f"{base}/{path}{query}", cpu, args.timeout * 1000,
-                                    worker)
+                                    worker, base if args.waterfall and first else "")
                         results.setdefault((name, cpu), []).append(row)
                         print(f"  {name}, cpu x{cpu:g}: " + ", ".join(
                             f"{k} {v:.0f}" if isinstance(v, float) else f"{k} {v}"
