@@ -3,7 +3,8 @@
     .venv/bin/python bench/mpy_first_visit.py [--runs 5] [--cpu 1 --cpu 4] [--worker]
                                               [--query ?game=klondike&deal=7]
 
-bench/mpy_page/index.html is the app's page with its Python started by MicroPython
+bench/mpy_page/index.html (written by bench/mpy_page/pages.py from the app's index.html
+at the start of each run) is the app's page with its Python started by MicroPython
 (PyScript's `mpy` script running web/main.py as it is, engine/rules and the first table's
 modules of web/, a stand-in for the solver's desk); bench/mpy_page/preloaded.html is the
 same with what PyScript fetches one step after another (its modules, MicroPython's wasm,
@@ -48,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.first_visit import PROFILES, Wire  # noqa: E402
+from bench.mpy_page import pages as spike_pages  # noqa: E402
 from bench.startup import (  # noqa: E402
     FIRST_CARD,
     RECORDER,
@@ -147,6 +149,7 @@ def main() -> int:
                         help="only these pages (default: all)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per wait")
     args = parser.parse_args()
+    spike_pages.write()  # from the index.html of now
     server, base = serve_or_use(args.url)
     pages = {name: PAGES[name] for name in args.page} if args.page else PAGES
     results: dict[tuple[str, float], list[dict]] = {}
