@@ -14,17 +14,14 @@ MicroPython lacks fails here: as an import error, or as a difference.
 
 import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from engine.rules.variants import DEAL_MAX
+from tools.micropython import PACKAGE, last_line
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = "@micropython/micropython-webassembly-pyscript"
-RUNNER = ROOT / "tools" / "micropython.mjs"
 RULES = sorted(p.stem for p in (ROOT / "engine" / "rules").glob("*.py"))
 SEEDS = (1, 7, 123456, DEAL_MAX)
 MOVES = 80  # per deal: 9 variants x 4 deals, about 2,800 moves in all
@@ -135,22 +132,10 @@ def cpython(variants: tuple[str, ...]) -> dict:
 
 
 def micropython(tmp_path: Path, variants: tuple[str, ...]) -> dict:
-    """PLAY run under MicroPython in Node (tools/micropython.mjs)."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is not on PATH: this test runs MicroPython under Node.js 20+ "
-                    "(install nodejs and npm, then `npm ci`; `make test` runs it)")
-    mjs = ROOT / "node_modules" / PACKAGE / "micropython.mjs"
-    if not mjs.exists():
-        pytest.fail(f"{mjs.relative_to(ROOT)} is missing: run `npm ci` (`make test` runs it) "
-                    f"to install the {PACKAGE} dev dependency")
-    program = tmp_path / "play.py"
-    program.write_text(PLAY + "\nimport json\nprint(json.dumps(run("
-                       f"{RULES!r}, {variants!r}, {SEEDS!r}, {MOVES!r})))\n")
-    res = subprocess.run([node, str(RUNNER), str(program)], capture_output=True, text=True,
-                         cwd=ROOT, timeout=600)
-    assert res.returncode == 0, f"MicroPython failed:\n{res.stderr}"
-    return json.loads(res.stdout.strip().splitlines()[-1])
+    """PLAY run under MicroPython in Node (tools/micropython.py)."""
+    return json.loads(last_line(PLAY + "\nimport json\nprint(json.dumps(run("
+                                f"{RULES!r}, {variants!r}, {SEEDS!r}, {MOVES!r})))\n",
+                                tmp_path, "play.py"))
 
 
 @pytest.fixture(scope="module")

@@ -22,16 +22,15 @@ web/main.py, runs as PyScript runs it (top-level await) in both, with stand-ins 
 """
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tools.micropython import last_line
+
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = "@micropython/micropython-webassembly-pyscript"
-RUNNER = ROOT / "tools" / "micropython.mjs"
 CONVERTED = ("compat", "jsontext", "labels", "storage", "stats", "saves", "share", "scores",
              "controller")
 
@@ -554,21 +553,8 @@ def cpython() -> dict:
 
 
 def micropython(tmp_path: Path, program: str) -> str:
-    """The last line ``program`` prints under MicroPython in Node (tools/micropython.mjs)."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.fail("node is not on PATH: this test runs MicroPython under Node.js 20+ "
-                    "(install nodejs and npm, then `npm ci`; `make test` runs it)")
-    mjs = ROOT / "node_modules" / PACKAGE / "micropython.mjs"
-    if not mjs.exists():
-        pytest.fail(f"{mjs.relative_to(ROOT)} is missing: run `npm ci` (`make test` runs it) "
-                    f"to install the {PACKAGE} dev dependency")
-    path = tmp_path / "page.py"
-    path.write_text(program)
-    res = subprocess.run([node, str(RUNNER), str(path)], capture_output=True, text=True,
-                         cwd=ROOT, timeout=600)
-    assert res.returncode == 0, f"MicroPython failed:\n{res.stderr}"
-    return res.stdout.strip().splitlines()[-1]
+    """The last line ``program`` prints under MicroPython in Node (tools/micropython.py)."""
+    return last_line(program, tmp_path, "page.py")
 
 
 @pytest.fixture(scope="module")
@@ -778,14 +764,8 @@ def test_the_entry_script_starts_the_table_the_same_under_micropython(tmp_path: 
     """web/main.py under MicroPython (as PyScript's mpy script) and under CPython (as
     Pyodide runs it, top-level await compiled in): the same first table, link, storage,
     dispatch answers and error path."""
-    node = shutil.which("node")
-    assert node is not None, "node is not on PATH"
-    path = tmp_path / "main_mpy.py"
-    path.write_text(page_program(""))
-    res = subprocess.run([node, str(RUNNER), "--async", str(path)], capture_output=True,
-                         text=True, cwd=ROOT, timeout=600)
-    assert res.returncode == 0, f"MicroPython failed:\n{res.stderr}"
-    mpy = json.loads(res.stdout.strip().splitlines()[-1])
+    mpy = json.loads(last_line(page_program(""), tmp_path, "main_mpy.py",
+                               top_level_await=True))
 
     here = tmp_path / "cpython"
     here.mkdir()
