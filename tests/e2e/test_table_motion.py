@@ -334,38 +334,43 @@ def test_a_finish_that_resizes_the_cards_still_moves_them_a_few_a_frame(moving):
     moving.check(built_columns())
 
 
-# Play an intent and count, until no card flies, the mutation records of the table's cards
-# (every observer of the page, PyScript's among them, goes through each): per card, its
-# attribute writes and its insertions into a pile.
-WRITES_JS = """async ([kind]) => {
-  const table = document.getElementById('table');
-  const per = new Map();
-  const note = (el, what) => {
-    const key = el.dataset.card;
-    const seen = per.get(key) || {};
-    seen[what] = (seen[what] || 0) + 1;
-    per.set(key, seen);
-  };
-  const count = (records) => {
-    for (const r of records) {
-      if (r.type === 'attributes' && r.target.dataset?.card) note(r.target, r.attributeName);
-      if (r.type === 'childList') {
-        for (const n of r.addedNodes) if (n.dataset?.card) note(n, 'inserted');
-      }
-    }
-  };
+def while_flying(setup: str, count: str, result: str) -> str:
+    """A page script: ``setup``, then play the intent ``kind`` and, until no card flies,
+    hand the table's mutation records (every observer of the page, PyScript's among them,
+    goes through each) to ``count``; then answer ``result``."""
+    return f"""async ([kind]) => {{
+  {setup}
+  const count = (records) => {{
+    for (const r of records) {{ {count} }}
+  }};
   const watch = new MutationObserver(count);
-  watch.observe(table, { attributes: true, childList: true, subtree: true });
+  watch.observe(document.getElementById('table'),
+                {{ attributes: true, childList: true, subtree: true }});
   const flying = () => document.getAnimations().some((a) => !(a instanceof CSSAnimation)
       && a.playState === 'running');
-  window.ppTable.act(kind, {});
-  for (let i = 0; i < 2000 && flying(); i++) {
+  window.ppTable.act(kind, {{}});
+  for (let i = 0; i < 2000 && flying(); i++) {{
     await new Promise((go) => requestAnimationFrame(go));
-  }
+  }}
   count(watch.takeRecords());
   watch.disconnect();
-  return Object.fromEntries(per);
-}"""
+  return {result};
+}}"""
+
+
+# Per card: its attribute writes and its insertions into a pile.
+WRITES_JS = while_flying(
+    """const per = new Map();
+  const note = (el, what) => {
+    const seen = per.get(el.dataset.card) || {};
+    seen[what] = (seen[what] || 0) + 1;
+    per.set(el.dataset.card, seen);
+  };""",
+    """if (r.type === 'attributes' && r.target.dataset?.card) note(r.target, r.attributeName);
+      if (r.type === 'childList') {
+        for (const n of r.addedNodes) if (n.dataset?.card) note(n, 'inserted');
+      }""",
+    "Object.fromEntries(per)")
 
 
 def test_a_card_going_home_in_a_cascade_is_written_to_a_few_times(moving):
@@ -380,25 +385,12 @@ def test_a_card_going_home_in_a_cascade_is_written_to_a_few_times(moving):
         assert seen.pop("style", 0) <= 3 and not seen, writes
 
 
-# Play an intent and count, until no card flies, the elements put into the table: each
-# one is work for every observer of the page (PyScript's looks through what it is given).
-ADDED_JS = """async ([kind]) => {
-  let added = 0;
-  const count = (records) => {
-    for (const r of records) added += [...r.addedNodes].filter((n) => n.nodeType === 1).length;
-  };
-  const watch = new MutationObserver(count);
-  watch.observe(document.getElementById('table'), { childList: true, subtree: true });
-  const flying = () => document.getAnimations().some((a) => !(a instanceof CSSAnimation)
-      && a.playState === 'running');
-  window.ppTable.act(kind, {});
-  for (let i = 0; i < 2000 && flying(); i++) {
-    await new Promise((go) => requestAnimationFrame(go));
-  }
-  count(watch.takeRecords());
-  watch.disconnect();
-  return added;
-}"""
+# The elements put into the table: each one is work for every observer of the page
+# (PyScript's looks through what it is given).
+ADDED_JS = while_flying(
+    "let added = 0;",
+    "added += [...r.addedNodes].filter((n) => n.nodeType === 1).length;",
+    "added")
 
 
 def test_a_card_turned_up_on_its_way_gets_its_face_in_one_element(moving):
