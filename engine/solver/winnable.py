@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..rules.game import new_game
+from ..rules.game import Game, new_game
 from .search import Solution, solve
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -64,13 +64,18 @@ def attempt(variant: str, seed: int, budget_ms: float, max_nodes: int | None) ->
     """Solve deal ``seed``; a win is replayed under the rules first (an AssertionError, or
     the rules' IllegalMove, means a solver bug)."""
     game = new_game(variant, seed)
-    answer = solve(game, budget_ms, max_nodes)
+    return replayed(game, solve(game, budget_ms, max_nodes))
+
+
+def replayed(game: Game, answer: Solution) -> Solution:
+    """``answer`` for ``game``, its win (if any) first replayed under the rules (an
+    AssertionError, or the rules' IllegalMove, means a solver bug)."""
     if answer.result == "won":
         check = game.copy()
         for move in answer.moves:
             check.play(move)
         if check.status != "won":
-            raise AssertionError(f"{variant} deal {seed}: the solution does not win")
+            raise AssertionError(f"{game.variant} deal {game.seed}: the solution does not win")
     return answer
 
 
