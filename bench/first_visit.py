@@ -147,13 +147,26 @@ class Wire:
         return sum(size for size, _ in self.loads_until(wall_ms))
 
 
+def throttled_page(context, profile: tuple[float, float, float]):
+    """The context's page with its network slowed to ``profile`` (CDP), its CDP session,
+    and a Wire counting what crosses it."""
+    down, up, latency = profile
+    page = context.pages[0] if context.pages else context.new_page()
+    session = context.new_cdp_session(page)
+    wire = Wire(session)
+    session.send("Network.enable")
+    session.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": latency,
+        "downloadThroughput": down, "uploadThroughput": up})
+    return page, session, wire
+
+
 def visit(p, url: str, profile: tuple[float, float, float], base: str,
           timeout_ms: float, files: bool = False,
           waterfall: bool = False, first_only: bool = False) -> dict[str, float]:
     """One first visit, the offline cache filling, and the installed app's reload
     (``files``: also print the bytes of each file loaded before playable; ``waterfall``:
     when each request of the visit was sent, answered and finished)."""
-    down, up, latency = profile
     with tempfile.TemporaryDirectory(prefix="pp-first-visit-") as folder:
         context = p.chromium.launch_persistent_context(
             folder, executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -163,14 +176,7 @@ def visit(p, url: str, profile: tuple[float, float, float], base: str,
             sw_requests = []
             context.on("requestfinished",
                        lambda r: r.service_worker is not None and sw_requests.append(r))
-            page = context.pages[0] if context.pages else context.new_page()
-            session = context.new_cdp_session(page)
-            wire = Wire(session)
-            session.send("Network.enable")
-            session.send("Network.emulateNetworkConditions", {
-                "offline": False, "latency": latency,
-                "downloadThroughput": down, "uploadThroughput": up})
-
+            page, session, wire = throttled_page(context, profile)
             marks = measure(page, lambda: page.goto(url), timeout_ms)
             paths = precache_list(base)  # as late as possible: the tree may be edited
             origin = page.evaluate("performance.timeOrigin")
@@ -228,10 +234,9 @@ def visit(p, url: str, profile: tuple[float, float, float], base: str,
 
 
 def median(rows: list[dict], key: str, scale: float) -> str:
+    """The median of ``key`` over ``rows`` that have it, divided by ``scale``; "-" if none."""
     values = [row[key] / scale for row in rows if row.get(key) is not None]
-    if not values:
-        return "-"
-    return f"{statistics.median(values):.2f}"
+    return f"{statistics.median(values):.2f}" if values else "-"
 
 
 COLUMNS = (  # (key, heading, divisor)

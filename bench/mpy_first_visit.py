@@ -38,7 +38,6 @@ sibling, so they go out gzipped: 228 kB for the two where brotli is 196 kB). It 
 
 from __future__ import annotations
 
-import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -48,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.first_visit import PROFILES, Wire  # noqa: E402
+from bench.first_visit import PROFILES, median, throttled_page  # noqa: E402
 from bench.mpy_page import pages as spike_pages  # noqa: E402
 from bench.startup import (  # noqa: E402
     FIRST_CARD,
@@ -83,20 +82,13 @@ def visit(p, url: str, cpu: float, timeout_ms: float, worker: bool,
           waterfall: str = "") -> dict:
     """One first visit on a new profile; the figures of COLUMNS (``waterfall``: the base
     URL, to print when each request was sent, answered and finished)."""
-    down, up, latency = PROFILES[NETWORK]
     with tempfile.TemporaryDirectory(prefix="pp-mpy-first-visit-") as folder:
         context = p.chromium.launch_persistent_context(
             folder, executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             context.add_init_script(RECORDER)
             context.add_init_script(FIRST_CARD)
-            page = context.pages[0] if context.pages else context.new_page()
-            session = context.new_cdp_session(page)
-            wire = Wire(session)
-            session.send("Network.enable")
-            session.send("Network.emulateNetworkConditions", {
-                "offline": False, "latency": latency,
-                "downloadThroughput": down, "uploadThroughput": up})
+            page, session, wire = throttled_page(context, PROFILES[NETWORK])
             if cpu != 1:
                 session.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
             marks = measure(page, lambda: page.goto(url), timeout_ms)
@@ -130,11 +122,6 @@ COLUMNS = (  # (key, heading, divisor)
     ("worker ready", "Pyodide up in a worker (s)", 1000),
     ("bytes by worker", "MB by then (page's session)", 1e6),
 )
-
-
-def median(rows: list[dict], key: str, scale: float) -> str:
-    values = [row[key] / scale for row in rows if row.get(key) is not None]
-    return f"{statistics.median(values):.2f}" if values else "-"
 
 
 def main() -> int:
