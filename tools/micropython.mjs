@@ -1,14 +1,16 @@
 // Runs a Python program under MicroPython in Node, with the engine's rules and the page's
 // Python (web/*.py) importable.
 //
-//     node tools/micropython.mjs [--async] PROGRAM.py
+//     node tools/micropython.mjs [--async] [--tree DIR] PROGRAM.py
 //
 // MicroPython is the WebAssembly build PyScript loads (npm
 // @micropython/micropython-webassembly-pyscript, a dev dependency pinned at the version
 // vendor/pyscript expects). engine/__init__.py, engine/rules/*.py and web/*.py are copied,
 // as they are in this repository, into MicroPython's in-memory file system, whose root is
 // first on its sys.path; the solver is not (it runs in CPython only), so the web/ modules
-// that import it fail to import here. The program's output goes to
+// that import it fail to import here. With --tree DIR the engine/ and web/ files are
+// taken from DIR instead, every file there as it is (tools/mpy_build.py writes such a
+// tree of precompiled .mpy files). The program's output goes to
 // stdout; a Python exception prints its traceback to stderr and exits with status 1.
 // tests/engine/test_micropython.py plays games through it and compares them with CPython's;
 // tests/web/test_micropython_web.py does the same with the page's modules.
@@ -17,10 +19,13 @@ import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 // With --async the program runs as PyScript runs a script, top-level await allowed.
-const useAsync = process.argv[2] === "--async";
-const program = process.argv[useAsync ? 3 : 2];
-if (!program) {
-  console.error("usage: node tools/micropython.mjs [--async] PROGRAM.py");
+const args = process.argv.slice(2);
+const useAsync = args[0] === "--async";
+if (useAsync) args.shift();
+const tree = args[0] === "--tree" ? args.splice(0, 2)[1] : null;
+const program = args[0];
+if (!program || args.length !== 1) {
+  console.error("usage: node tools/micropython.mjs [--async] [--tree DIR] PROGRAM.py");
   process.exit(2);
 }
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -38,20 +43,24 @@ const mp = await loadMicroPython({
   stdout: (line) => out.push(line),
   stderr: (line) => process.stderr.write(`${line}\n`),
 });
-mp.FS.mkdir("/engine");
-mp.FS.mkdir("/engine/rules");
-mp.FS.writeFile("/engine/__init__.py", readFileSync(`${root}engine/__init__.py`));
-for (const name of readdirSync(`${root}engine/rules`)) {
-  if (name.endsWith(".py")) {
-    mp.FS.writeFile(`/engine/rules/${name}`, readFileSync(`${root}engine/rules/${name}`));
+// Every file under `from`/`folder`, as it is, into MicroPython's `folder` (one level deep
+// for web/; engine/rules/ is a sub-folder): only .py files when `pyOnly`.
+function copyInto(from, folder, pyOnly) {
+  mp.FS.mkdir(`/${folder}`);
+  for (const entry of readdirSync(`${from}/${folder}`, { withFileTypes: true })) {
+    const rel = `${folder}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (rel === "engine/rules" || (!pyOnly && entry.name !== "__pycache__")) {
+        copyInto(from, rel, pyOnly);
+      }
+    } else if (!pyOnly || entry.name.endsWith(".py")) {
+      mp.FS.writeFile(`/${rel}`, readFileSync(`${from}/${rel}`));
+    }
   }
 }
-mp.FS.mkdir("/web");
-for (const name of readdirSync(`${root}web`)) {
-  if (name.endsWith(".py")) {
-    mp.FS.writeFile(`/web/${name}`, readFileSync(`${root}web/${name}`));
-  }
-}
+const from = tree ?? root.replace(/\/$/, "");
+copyInto(from, "engine", tree === null);
+copyInto(from, "web", tree === null);
 let status = 0;
 try {
   if (useAsync) {

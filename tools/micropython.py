@@ -18,9 +18,11 @@ class MicroPythonMissing(RuntimeError):
 
 
 def last_line(program: str, folder: Path, name: str = "program.py",
-              top_level_await: bool = False) -> str:
+              top_level_await: bool = False, tree: Path | None = None) -> str:
     """The last line ``program`` prints under MicroPython (written as ``folder/name``);
-    with ``top_level_await`` it runs as PyScript runs a script (an ``await`` at top level)."""
+    with ``top_level_await`` it runs as PyScript runs a script (an ``await`` at top level);
+    with ``tree`` the app's files are that folder's engine/ and web/ (such as the .mpy
+    files of tools/mpy_build.py) instead of this checkout's sources."""
     node = shutil.which("node")
     if node is None:
         raise MicroPythonMissing(
@@ -33,6 +35,8 @@ def last_line(program: str, folder: Path, name: str = "program.py",
     path = folder / name
     path.write_text(program)
     flags = ["--async"] if top_level_await else []
+    if tree is not None:
+        flags += ["--tree", str(tree)]
     res = subprocess.run([node, str(RUNNER), *flags, str(path)], capture_output=True,
                          text=True, cwd=ROOT, timeout=600)
     if res.returncode != 0:

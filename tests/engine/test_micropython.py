@@ -191,3 +191,29 @@ def test_the_pinned_micropython_is_the_one_pyscript_loads() -> None:
     if not installed.exists():
         pytest.fail(f"{installed.relative_to(ROOT)} is missing: run `npm ci`")
     assert json.loads(installed.read_text())["version"] == pinned
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The program's output under MicroPython importing the engine from the bytecode
+    tools/mpy_build.py writes (no source in its file system), every variant."""
+    import engine
+    from tools.mpy_build import build
+
+    tree = tmp_path_factory.mktemp("mpy-tree")
+    written = build(tree)
+    assert written and all(p.suffix == ".mpy" for p in tree.rglob("*") if p.is_file())
+    program = (PLAY + "\nimport json, sys\nprint(json.dumps([sys.modules['engine.rules.game']"
+               ".__file__, run(" + f"{RULES!r}, {tuple(engine.VARIANTS)!r}, {SEEDS!r}, "
+               f"{MOVES!r})]))\n")
+    return json.loads(last_line(program, tmp_path_factory.mktemp("mpy-run"), "play.py",
+                                tree=tree))
+
+
+def test_the_precompiled_engine_plays_the_same(compiled: list, both: tuple[dict, dict]) -> None:
+    """The page's MicroPython imports the engine as .mpy bytecode from mpy-cross: the
+    bytecode loads (mpy-cross is the page's MicroPython version) and plays every deal as
+    the source does in CPython."""
+    origin, seen = compiled
+    assert origin.endswith("engine/rules/game.mpy")
+    assert seen == both[1]

@@ -793,3 +793,13 @@ def test_the_entry_script_starts_the_table_the_same_under_micropython(tmp_path: 
     assert cpy["errors"] == [["table", " play failed"]]
     assert cpy["app"] is None and cpy["stage"] is None  # the page did not fail
     assert set(cpy["stored"]) == {"pp:v1:/pp/settings", "pp:v1:/pp/game", "pp:v1:/pp/game.0"}
+
+    # The same start with the app imported from the bytecode of tools/mpy_build.py, which
+    # the page's MicroPython loads: every module the first table imports is in that tree.
+    from tools.mpy_build import build
+
+    tree = tmp_path / "mpy-tree"
+    build(tree)
+    assert not list(tree.rglob("*.py"))
+    assert json.loads(last_line(page_program(""), tmp_path, "main_tree.py",
+                                top_level_await=True, tree=tree)) == cpy
