@@ -32,7 +32,7 @@ from tools.micropython import last_line
 
 ROOT = Path(__file__).resolve().parents[2]
 CONVERTED = ("compat", "jsontext", "labels", "storage", "stats", "saves", "share", "scores",
-             "controller")
+             "controller", "forward")
 
 # Runs in both interpreters, so it keeps to what both run.
 PAGE = '''
@@ -523,11 +523,101 @@ def check_controller():
     return out
 
 
+class Hand:
+    """A clock the program moves itself (seconds)."""
+
+    def __init__(self):
+        self.now = 50.0
+
+    def __call__(self):
+        return self.now
+
+
+def check_forward():
+    """The main thread's solver desk (web/forward.py) with a worker's answers given by
+    hand: what it shows and what it sends (parsed) before and after them."""
+    from web.controller import Table
+    from web.forward import ForwardingDesk, rewind_words
+
+    out = []
+    sent = []
+    clock = Hand()
+    backend = MemoryBackend()
+    table = Table(Storage(backend, "/", now=Clock()), now=clock, rng=Rng(5),
+                  desk=ForwardingDesk)
+    desk = table.desk
+    desk.post = sent.append
+    out.append(table.start("?game=beleaguered-castle&deal=21"))
+    out.append(table.handle("watch", {"ms": 4}))
+    out.append(table.handle("hint"))  # the rules' own hint: no worker yet
+    out.append(table.handle("new", {"variant": "beleaguered-castle"}))
+    out.append(table.handle("daily_find", {"variant": "klondike", "date": "2026-03-01"}))
+    out.append(table.handle("daily", {"variant": "klondike", "date": "2026-03-01"}))
+    out.append(table.handle("daily_find", {"date": "2026-02-30"}))
+    out.append(table.handle("settings", {"winnable": {"klondike": True, "nope": True},
+                                         "level": {"klondike": "hard"}}))
+    for bad in ("{", "[]", "5", json.dumps({"kind": "watch", "seq": "x"})):
+        desk.receive(bad)
+    desk.receive(json.dumps({"kind": "ready", "winnable_counts": {"klondike": 3},
+                             "level_counts": {"klondike": {"hard": 1}}}))
+    desk.receive(json.dumps({"kind": "draw", "variant": "beleaguered-castle",
+                             "winnable": False, "level": None, "seed": 4242}))
+    out.append(table.handle("new", {"variant": "beleaguered-castle"}))
+    out.append(table.handle("new", {"variant": "beleaguered-castle"}))  # none ahead: random
+    out.append(table.handle("new", {"variant": "beleaguered-castle", "seed": 21}))
+    out.append(table.handle("play", {"src": "t1", "dst": "t7"}))
+    seq = desk.seq
+    desk.receive(json.dumps({"kind": "watch", "seq": seq - 1, "n": 9, "done": True,
+                             "verdict": "won", "unwinnable": False, "rewind": None}))
+    out.append(table.handle("watch", {"ms": 4}))  # an old position's answer: dropped
+    lost = {"kind": "watch", "seq": seq, "done": True, "verdict": "lost", "unwinnable": True,
+            "rewind": {"looking": False, "back": 1}, "moves": 1}
+    desk.receive(json.dumps(dict(lost, n=2)))
+    desk.receive(json.dumps({"kind": "watch", "seq": seq, "n": 1, "done": False,
+                             "verdict": None, "unwinnable": False, "rewind": None}))
+    out.append(table.handle("watch", {"ms": 4}))  # the newest answer stands
+    out.append(table.handle("hint"))
+    desk.receive(json.dumps({"kind": "hint", "seq": seq, "event": "none", "hint": None,
+                             "announce": "No hint: lost.", "hint_words": True}))
+    out.append(table.handle("hint_step"))
+    out.append(table.handle("rewind"))
+    out.append(table.handle("rewind"))  # not known lost now
+    out.append(table.handle("hint"))
+    out.append(table.handle("hint_step"))
+    clock.now += 2.0
+    out.append(table.handle("hint_step"))  # too late: the rules' own hint
+    desk.receive(json.dumps({"kind": "hint", "seq": desk.seq, "event": "hint",
+                             "hint": ["t0", "t6", 1], "announce": "Hint: x.",
+                             "hint_proven": True}))
+    out.append(table.handle("hint"))  # known: at once
+    out.append(table.handle("daily_find", {"variant": "klondike", "date": "2026-03-01"}))
+    cache = json.dumps({"schema": 1, "budgets": {"klondike": 1},
+                        "deals": {"klondike": {"2026-03-01": 777}}})
+    desk.receive(json.dumps({"kind": "daily_find", "variant": "klondike",
+                             "date": "2026-03-01", "found": True, "deal": 777,
+                             "cache": cache}))
+    out.append(table.handle("daily_find", {"variant": "klondike", "date": "2026-03-01"}))
+    out.append(table.handle("daily", {"variant": "klondike", "date": "2026-03-01"}))
+    out.append(table.handle("settings", {}))
+    out.append([rewind_words(1), rewind_words(3)])
+    out.append([json.loads(m) for m in sent])
+    linked = Table(Storage(backend, "/", now=Clock()), now=clock, rng=Rng(6),
+                   desk=ForwardingDesk)
+    out.append(linked.start("?game=klondike&deal=777&daily=2026-03-01"))
+    other = Table(Storage(MemoryBackend(), "/", now=Clock()), now=clock, rng=Rng(6),
+                  desk=ForwardingDesk)
+    out.append(other.start("?game=klondike&deal=778&daily=2026-03-02"))
+    for payload in out:
+        if isinstance(payload, dict):
+            payload.pop("elapsed_ms", None)
+    return out
+
+
 def run():
     return {"compat": check_compat(), "jsontext": check_jsontext(), "labels": check_labels(),
             "storage": check_storage(), "stats": check_stats(), "saves": check_saves(),
             "share": check_share(), "scores": check_scores(),
-            "controller": check_controller()}
+            "controller": check_controller(), "forward": check_forward()}
 '''
 
 # A save from before saves came in parts, as text (dict order would change it).
@@ -573,7 +663,7 @@ def test_every_converted_module_imports_under_micropython(tmp_path: Path) -> Non
 
 
 PARTS = ("compat", "jsontext", "labels", "storage", "stats", "saves", "share", "scores",
-         "controller")
+         "controller", "forward")
 
 
 @pytest.mark.parametrize("part", PARTS)
@@ -603,6 +693,12 @@ def test_the_program_exercises_the_modules_for_real(both: tuple[dict, dict]) -> 
     read = [p["announce"] for p in cpy["controller"] if isinstance(p, dict)
             and p.get("event") == "none" and p.get("announce", "").startswith("Column 1")]
     assert len(read) == 2 and "face down" in read[0]
+    forward = [p for p in cpy["forward"] if isinstance(p, dict)]
+    events = [p.get("event") for p in forward]
+    assert {"thinking", "rewind", "daily_find", "new"} <= set(events)
+    assert any(p.get("unwinnable") is True for p in forward)
+    assert any(p.get("hint_proven") is True for p in forward)
+    assert [p.get("daily") for p in forward[-2:]] == ["2026-03-01", ""]  # a kept daily, a check
 
 
 # web/main.py as PyScript runs it (top-level await), with a stand-in for PyScript's

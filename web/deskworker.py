@@ -1,0 +1,202 @@
+"""The solver's side of a table whose main thread runs web/forward.py's ForwardingDesk.
+
+Runs where the solver is (Pyodide in a worker; CPython in the tests): a mirror of the
+player's table, with the real web.desk.SolverDesk, kept in step by the main desk's
+``sync`` messages (the game's ``record()``, its undo spans, its daily date), answers its
+requests in the same JSON text (web/forward.py lists the messages). :meth:`DeskWorker.step`
+does one slice of work at a time, most wanted first: a hint the player waits for, a
+daily deal the menu waits for, the watch of the position in play (its verdict, the way
+back from a lost one), the next new deals drawn ahead. The worker's loop receives the
+messages that came between two slices, so a move drops a search within a slice.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import engine
+from web.controller import Table
+from web.desk import SolverDesk
+from web.jsontext import JsonTextError, loads
+from web.storage import MemoryBackend, Storage
+
+DAILIES = "dailies"
+SLICE_MS = 20.0  # a worker's slice: nothing else waits on this thread but the messages
+MESSAGE_CHARS = 2_000_000
+HINT_FIELDS = ("event", "hint", "announce", "hint_proven", "hint_words")
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+def table_playing(table: Table) -> bool:
+    return table.game.status == "playing"
+
+
+class DeskWorker:
+    """A mirror table with the solver, answering a ForwardingDesk's requests."""
+
+    def __init__(self, post: Callable[[str], None] | None = None,
+                 rng: random.Random | None = None, slice_ms: float = SLICE_MS) -> None:
+        self.outbox: list[str] = []
+        self.post = post or self.outbox.append
+        self.table = Table(Storage(MemoryBackend()), rng=rng or random.Random(),
+                           desk=SolverDesk)
+        self.desk: SolverDesk = self.table.desk  # type: ignore[assignment]
+        self.desk.watch_slice_ms = slice_ms
+        self.slice_ms = slice_ms
+        self.seq = 0  # of the sync the mirror is in
+        self.hinting = False  # a hint of this seq is under way
+        self.watching = False  # the watch of this seq is not done
+        self.last_watch = ""  # the last watch answer sent, for this seq
+        self.hint_told = False  # a known hint was sent unasked, for this seq
+        self.hint_for = -1  # a hint asked for a sync not received yet
+        self.count = 0  # numbers the watch answers: the newest counts, whatever the order
+        self.dailies: list[tuple[str, str]] = []  # (variant, date) asked for, oldest first
+        self.draws: dict[str, tuple[bool, str | None]] = {}  # variant -> (winnable, level)
+
+    def send(self, kind: str, **fields: Any) -> None:
+        fields["kind"] = kind
+        self.post(dumps(fields))
+
+    def start(self) -> None:
+        """Say the solver is up, with the sizes of its lists for the menus."""
+        self.send("ready", winnable_counts=self.desk.winnable_counts(),
+                  level_counts=self.desk.level_counts())
+
+    # -- the messages ---------------------------------------------------------------------
+
+    def receive(self, text: str) -> None:
+        """One request from the main desk (a malformed one is ignored)."""
+        try:
+            message = loads(text, MESSAGE_CHARS)
+            kind = message.get("kind")
+        except (JsonTextError, AttributeError):
+            return
+        if kind == "sync":
+            self.sync(message)
+        elif kind == "hint" and isinstance(message.get("seq"), int):
+            if message["seq"] == self.seq:
+                self.hint()
+            elif message["seq"] > self.seq:
+                self.hint_for = message["seq"]
+        elif kind == "daily_find":
+            self.ask_daily(message)
+        elif kind == "draw" and message.get("variant") in engine.VARIANTS:
+            level = message.get("level")
+            self.draws[message["variant"]] = (message.get("winnable") is True,
+                                              level if isinstance(level, str) else None)
+
+    def sync(self, message: dict[str, Any]) -> None:
+        """Put the main table's game on the mirror (what searches found stays)."""
+        try:
+            game = engine.replay(message["game"])
+            spans = [(int(s), int(e), str(k)) for s, e, k in message.get("spans") or ()]
+        except (KeyError, TypeError, ValueError):
+            return
+        seq = message.get("seq")
+        if not isinstance(seq, int) or seq <= self.seq:  # (an older one, come late)
+            return
+        self.seq = seq
+        daily = message.get("daily")
+        self.table.adopt(game, daily=daily if isinstance(daily, str) else "")
+        self.table.spans = spans
+        self.hinting = False
+        self.watching = True
+        self.last_watch = ""
+        self.hint_told = False
+        if self.hint_for == seq:
+            self.hint()
+
+    def hint(self) -> None:
+        """Start the hint of the position in play (answered at once when known)."""
+        self.hinting = True
+        self.answer_hint(self.table.handle("hint"))
+
+    def answer_hint(self, payload: dict[str, Any]) -> None:
+        event = payload.get("event")
+        if event == "thinking":
+            return
+        self.hinting = False
+        if event != "hint_cancelled":
+            self.send("hint", seq=self.seq,
+                      **{name: payload[name] for name in HINT_FIELDS if name in payload})
+
+    def ask_daily(self, message: dict[str, Any]) -> None:
+        """Queue the search for a daily deal, with the main's record of found ones."""
+        key = (message.get("variant"), message.get("date"))
+        if not all(isinstance(k, str) for k in key):
+            return
+        cache = message.get("cache")
+        if isinstance(cache, str):
+            self.table.storage.write_text(DAILIES, cache)
+        if key not in self.dailies:
+            self.dailies.append(key)  # type: ignore[arg-type]
+
+    # -- the work, a slice at a time ------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        """Whether there is work left (else the loop waits for a message)."""
+        return self.hinting or bool(self.dailies) or self.watching or bool(self.draws)
+
+    def step(self) -> bool:
+        """One slice of the most wanted work; whether work is left."""
+        table = self.table
+        if self.hinting:
+            self.answer_hint(table.handle("hint_step"))
+        elif self.dailies:
+            self.find_daily()
+        elif self.watching:
+            self.watch()
+        elif self.draws:
+            self.draw()
+        return self.busy
+
+    def find_daily(self) -> None:
+        variant, date = self.dailies[0]
+        answer = self.desk.dailies.find(variant, date, self.slice_ms)
+        if answer.get("found") or answer.get("error"):
+            del self.dailies[0]
+            self.send("daily_find", variant=variant, date=date, found=bool(answer["found"]),
+                      deal=answer.get("deal"), error=answer.get("error"),
+                      cache=self.table.storage.read_text(DAILIES))
+
+    def watch(self) -> None:
+        """A slice of the watch; its answer goes out when it says something new."""
+        answer = self.table.handle("watch", {"ms": self.slice_ms})
+        self.watching = not answer["done"]
+        back = answer.get("rewind")
+        moves = 0
+        if back and back.get("back"):
+            look = self.desk.look_back
+            moves = self.desk.undo_steps(look.found)[1] if look and look.found else 0
+        answer["moves"] = moves
+        text = dumps(answer)
+        if text != self.last_watch:
+            self.last_watch = text
+            self.count += 1
+            self.send("watch", seq=self.seq, n=self.count, **answer)
+        desk = self.desk
+        if not self.hint_told and table_playing(self.table) and not self.hinting \
+                and (desk.unwinnable or desk.known_hint() is not None):
+            # The hint is known without a search: the main desk shows it at once.
+            self.hint_told = True
+            self.hint()
+
+    def draw(self) -> None:
+        """Draw the next new deal of a variant, under the settings it was asked with."""
+        variant = next(iter(self.draws))
+        winnable, level = self.draws.pop(variant)
+        settings = self.table.settings
+        settings["winnable"] = [variant] if winnable else []
+        settings["level"] = {variant: level} if level else {}
+        seed = self.desk.draw_seed(variant)
+        self.send("draw", variant=variant, winnable=winnable, level=level, seed=seed)
+
+
+__all__ = ["DeskWorker"]
