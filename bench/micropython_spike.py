@@ -3,7 +3,7 @@
     .venv/bin/python bench/micropython_spike.py [--moves 100] [--seeds 1 7 123456]
 
 It uses the MicroPython WebAssembly build that the vendored PyScript expects (npm
-``@micropython/micropython-webassembly-pyscript``, a dev dependency pinned at the version
+``@micropython/micropython-webassembly-pyscript``, pinned in package.json at the version
 vendor/pyscript loads: `npm ci` installs it), works under /tmp/pocket-patience-mpy-spike,
 and prints:
 

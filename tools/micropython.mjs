@@ -4,7 +4,7 @@
 //     node tools/micropython.mjs [--async] [--tree DIR] PROGRAM.py
 //
 // MicroPython is the WebAssembly build PyScript loads (npm
-// @micropython/micropython-webassembly-pyscript, a dev dependency pinned at the version
+// @micropython/micropython-webassembly-pyscript, pinned in package.json at the version
 // vendor/pyscript expects). engine/__init__.py, engine/rules/*.py and web/*.py are copied,
 // as they are in this repository, into MicroPython's in-memory file system, whose root is
 // first on its sys.path; the solver is not (it runs in CPython only), so the web/ modules

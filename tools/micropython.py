@@ -31,7 +31,7 @@ def last_line(program: str, folder: Path, name: str = "program.py",
     if not (ROOT / "node_modules" / PACKAGE / "micropython.mjs").exists():
         raise MicroPythonMissing(
             f"node_modules/{PACKAGE} is missing: run `npm ci` (`make test` runs it) to "
-            "install that dev dependency")
+            "install that dependency")
     path = folder / name
     path.write_text(program)
     flags = ["--async"] if top_level_await else []

@@ -1,6 +1,9 @@
-"""Copy Pyodide and PyScript from node_modules/ into vendor/ (git-ignored).
+"""Copy Pyodide, PyScript and MicroPython from node_modules/ into vendor/ (git-ignored).
 
-The page loads both from ./vendor/ so that nothing is fetched from a CDN. Run after
+The page loads them from ./vendor/ so that nothing is fetched from a CDN. MicroPython
+(PyScript's `mpy` interpreter, the WebAssembly build PyScript itself would fetch from a
+CDN) is for the first table on the main thread (docs/architecture.md §8): only its
+module and its plain wasm are copied, not the builds with settrace or ulab. Run after
 `npm ci`; `make vendor` does both. Only the files the page needs at run time are copied
 (no source maps, no Node-only files). vendor/VERSIONS records what was copied, and the
 versions are checked against package.json so that a stale node_modules is caught.
@@ -65,7 +68,9 @@ PACKAGES = {
     # npm package -> (source folder inside it, destination folder in vendor/)
     "pyodide": (".", "pyodide"),
     "@pyscript/core": ("dist", "pyscript"),
+    "@micropython/micropython-webassembly-pyscript": (".", "micropython"),
 }
+MICROPYTHON_FILES = ("micropython.mjs", "micropython.wasm")
 
 
 def wanted_versions() -> dict[str, str]:
@@ -107,10 +112,19 @@ def patch_pyodide(dst: Path) -> None:
     module.write_text(text, encoding="utf-8")
 
 
+def copy_micropython(src: Path, dst: Path) -> None:
+    for name in MICROPYTHON_FILES:
+        shutil.copy(src / name, dst / name)
+
+
 def copy_pyscript(src: Path, dst: Path) -> None:
     for path in sorted(src.iterdir()):
         if path.is_file() and not path.name.endswith(".map"):
             shutil.copy(path, dst / path.name)
+
+
+COPIERS = {"pyodide": copy_pyodide, "@pyscript/core": copy_pyscript,
+           "@micropython/micropython-webassembly-pyscript": copy_micropython}
 
 
 def app_files() -> dict[str, str]:
@@ -202,7 +216,7 @@ def main() -> int:
         src = NODE_MODULES / name / sub
         dst = tmp / dest
         dst.mkdir(parents=True)
-        (copy_pyodide if name == "pyodide" else copy_pyscript)(src, dst)
+        COPIERS[name](src, dst)
     compiled = compile_stdlib(tmp / "pyodide")
     kept = write_siblings(sorted(p for p in tmp.rglob("*") if p.is_file()))
     print(f"vendor: {kept['.br']} .br and {kept['.gz']} .gz siblings")

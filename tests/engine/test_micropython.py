@@ -1,7 +1,7 @@
 """The rules engine runs unchanged under MicroPython and plays exactly as in CPython.
 
 MicroPython (the WebAssembly build vendor/pyscript loads, pinned in package.json's
-devDependencies, installed by `npm ci`) can draw the first table before Pyodide has
+dependencies, installed by `npm ci`) can draw the first table before Pyodide has
 loaded (docs/architecture.md §8), so engine/__init__.py and engine/rules must run there as
 they are. tools/micropython.mjs runs MicroPython under Node with those files copied from
 this repository; the same program (PLAY below) then runs in both interpreters: it deals
@@ -180,7 +180,7 @@ def test_set_up_positions_and_bad_input_behave_the_same(both: tuple[dict, dict])
 
 def test_the_pinned_micropython_is_the_one_pyscript_loads() -> None:
     """package.json pins the MicroPython that vendor/pyscript loads, and it is installed."""
-    pinned = json.loads((ROOT / "package.json").read_text())["devDependencies"][PACKAGE]
+    pinned = json.loads((ROOT / "package.json").read_text())["dependencies"][PACKAGE]
     cores = sorted((ROOT / "vendor" / "pyscript").glob("core-*.js"))
     if not cores:
         pytest.fail("vendor/pyscript is missing: run `make vendor` (`make test` runs it)")
