@@ -13,10 +13,10 @@ to the worker
     the record of found dailies in storage); ``draw`` (``variant``, ``winnable``,
     ``level``): draw the next new deal of a variant ahead.
 from the worker
-    ``ready`` (the winnable lists' sizes); ``watch`` (``seq``, what SolverDesk.watch
-    answers, and the undos and moves of the way back); ``hint`` (``seq``, the hint's render
-    fields); ``daily_find`` (``found``, ``deal``, the new ``cache``); ``draw`` (a deal number
-    drawn for a variant under the settings named).
+    ``ready``; ``counts`` (the winnable lists' sizes, for the menus); ``watch`` (``seq``,
+    what SolverDesk.watch answers, and the moves the way back undoes); ``hint`` (``seq``,
+    the hint's render fields); ``daily_find`` (``found``, ``deal``, the new ``cache``);
+    ``draw`` (a deal number drawn for a variant under the settings named).
 
 Every answer about a position names the ``seq`` of the sync it was found for; one for an
 older position is dropped. Until the worker is up, or has answered, the desk says what it
@@ -121,9 +121,10 @@ class ForwardingDesk:
         current = message.get("seq") == self.seq
         if kind == "ready":
             self.ready = True
+            self.ask_draw(self.table.game.variant)
+        elif kind == "counts":
             self.counts = {"winnable_counts": message.get("winnable_counts"),
                            "level_counts": message.get("level_counts")}
-            self.ask_draw(self.table.game.variant)
         elif kind == "watch" and current:
             state = self.state  # (the newest answer stands, whatever order they came in)
             if state is None or message.get("n", 0) > state.get("n", 0):

@@ -1,8 +1,6 @@
 // bench/mpy_page: the solver's side, Pyodide in a worker, started by page.js once
 // MicroPython's table is ready. It writes the app's Python files into Pyodide's file system
-// (the list of the app's pyscript.toml, [files] and [files_after_start]) and the rest of
-// the standard library (the compiled one holds only what the app's start imports: the
-// solver's lists are read with the ascii codec, which is in the rest), then runs
+// (the list of the app's pyscript.toml, [files] and [files_after_start]), then runs
 // web/deskworker.py's DeskWorker: the page's messages in (JSON text), its answers out,
 // and its work one slice a task, so that a message arriving between two slices is read
 // before the next (a move drops the search under way).
@@ -39,12 +37,30 @@ async function files() {
 
 try {
   const indexURL = new URL("vendor/pyodide/", ROOT).href;
-  const [pyodide, paths, rest] = await Promise.all([
+  const [pyodide, paths] = await Promise.all([
     loadPyodide({ indexURL, stdLibURL: new URL("./python_stdlib_compiled.zip", indexURL).href }),
     files(),
-    fetch(new URL("./python_stdlib_rest.zip", indexURL)).then((r) => r.arrayBuffer()),
   ]);
-  pyodide.FS.writeFile("/lib/python_stdlib_rest.zip", new Uint8Array(rest));
+  // The compiled standard library holds only what the app's start imports; the rest
+  // (2.96 MB, served uncompressed) is fetched when a module of it is first imported, with
+  // a synchronous request (allowed in a worker), as the app's loader does on the main
+  // thread. The solver's lists need it (their ascii codec); the first verdict does not.
+  const REST = "/lib/python_stdlib_rest.zip";
+  let mounted = false;
+  pyodide.registerJsModule("_pp_rest", {
+    mount: () => {
+      if (!mounted) {
+        const request = new XMLHttpRequest();
+        request.open("GET", new URL("./python_stdlib_rest.zip", indexURL).href, false);
+        request.responseType = "arraybuffer";
+        request.send();
+        if (request.status !== 200) return false;
+        pyodide.FS.writeFile(REST, new Uint8Array(request.response));
+        mounted = true;
+      }
+      return true;
+    },
+  });
   const texts = await Promise.all(paths.map(async (path) => {
     const response = await fetch(new URL(path, ROOT));
     if (!response.ok) throw new Error(`${path}: ${response.status}`);
@@ -56,15 +72,18 @@ try {
     pyodide.FS.writeFile(home + path, texts[i]);
   });
   const make = pyodide.runPython(
-    // The rest of the library, for the modules no other finder has (as the app's loader
-    // mounts it: a package's module there, encodings.ascii, is looked up in the package).
+    // The rest of the library, for the modules no other finder has (a package's module
+    // there, such as encodings.ascii, is looked up in that package's folder of the zip).
     "import sys\n" +
     "from importlib.machinery import PathFinder\n" +
     "class Rest:\n" +
     "    @classmethod\n" +
     "    def find_spec(cls, name, path=None, target=None):\n" +
+    "        import _pp_rest\n" +
+    "        if name.startswith(('engine', 'web', '_pp')) or not _pp_rest.mount():\n" +
+    "            return None\n" +
     "        package = name.rpartition('.')[0].replace('.', '/')\n" +
-    "        where = '/lib/python_stdlib_rest.zip' + ('/' + package if package else '')\n" +
+    "        where = '" + REST + "' + ('/' + package if package else '')\n" +
     "        return PathFinder.find_spec(name, [where])\n" +
     "sys.meta_path.append(Rest)\n" +
     "from web.deskworker import DeskWorker\n" +
