@@ -49,6 +49,9 @@ DAILIES = "dailies"  # the storage key of the found dailies (web/dailies.py's CA
 CACHE_CHARS = 20_000
 MESSAGE_CHARS = 2_000_000  # a message from the worker is read with this limit
 
+# The levels of rated deals: engine/solver/rating.py's LEVELS, which the main thread does
+# not import (tests/web/test_forward_desk.py checks they are the same).
+LEVELS = ("easy", "medium", "hard")
 NO_HINT_YET = "No earlier position is known to be winnable yet."
 NOT_LOST = "Nothing to go back to: this position is not known to be lost."
 
@@ -273,12 +276,12 @@ class ForwardingDesk:
 
     def change_level(self, changes: "Any") -> None:
         """Choose the level of new deals per variant: ``{variant: "easy" | "medium" |
-        "hard" | None}`` (a level the worker does not know draws any winnable deal)."""
+        "hard" | None}``."""
         if not isinstance(changes, dict):
             return
         levels = dict(self.table.settings.get("level", {}))
         for variant, level in changes.items():
-            if variant in engine.VARIANTS and (level is None or isinstance(level, str)):
+            if variant in engine.VARIANTS and (level is None or level in LEVELS):
                 levels.pop(variant, None)
                 if level:
                     levels[variant] = level
