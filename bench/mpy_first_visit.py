@@ -1,12 +1,13 @@
 """First visit from a deal link: MicroPython's table (bench/mpy_page) against the app's.
 
-    .venv/bin/python bench/mpy_first_visit.py [--runs 5] [--cpu 1 --cpu 4] [--worker]
+    .venv/bin/python bench/mpy_first_visit.py [--runs 5] [--cpu 1 --cpu 4]
                                               [--query ?game=klondike&deal=7]
 
 bench/mpy_page/index.html (written by bench/mpy_page/pages.py from the app's index.html
 at the start of each run) is the app's page with its Python started by MicroPython
 (PyScript's `mpy` script running web/main.py as it is, engine/rules and the first table's
-modules of web/, a stand-in for the solver's desk); bench/mpy_page/preloaded.html is the
+modules of web/, and web/forward.py's desk, whose solver is Pyodide in a worker started
+once the table is ready: bench/mpy_page/page.js); bench/mpy_page/preloaded.html is the
 same with what PyScript fetches one step after another (its modules, MicroPython's wasm,
 the Python files) preloaded from the page's head. For each page (those two, then the app's
 own /) and each CPU slowdown (`--cpu`, CDP Emulation.setCPUThrottlingRate), it runs
@@ -21,14 +22,17 @@ and prints per run and then the medians of:
 - longest task before playable: the longest main-thread task (PerformanceObserver
   "longtask", over 50 ms; 0 when none) that started before playable;
 - a move: whether `window.ppTable.act("stock")` then answers with a move (the table is
-  playable, not only drawn), and how long that call took.
+  playable, not only drawn), and how long that call took;
+- verdict: when the status bar first shows the solver's settled verdict ("Winnable", ...:
+  `<html data-verdict>` won, lost or unknown), on the position after that move;
+- Pyodide up in a worker (MicroPython's pages): when the worker's first message came
+  (bench/mpy_page/pyodide-worker.mjs, with the app's Python files written in), with the
+  bytes the page's CDP session saw by then. The worker's fetches are not among those
+  (Pyodide's 4 MB do not show there); that Pyodide is up 5-7 s after the table, about what
+  its 4.05 MB take at this rate, says the throttling reaches them.
 
 `--waterfall` prints each request of each page's first run (sent, first byte, finished,
-bytes). `--worker` (MicroPython's pages only) also starts Pyodide in a worker once the table is
-ready (bench/mpy_page/pyodide-worker.mjs) and prints when it is up, with the bytes the
-page's CDP session saw by then. The worker's fetches are not among those (Pyodide's 4 MB
-do not show there); that Pyodide is up 5-7 s after the table, about what its 4.05 MB take at
-this rate, says the throttling reaches them.
+bytes).
 
 The app's page registers its service worker, whose precache fetches are not throttled
 (bench/first_visit.py says more); MicroPython's page has none. Serves the repository
@@ -71,6 +75,15 @@ A_MOVE = """() => {
   const ms = performance.now() - t0;
   return [answer?.event, before, document.getElementById("st-moves").textContent, ms];
 }"""
+# The first settled verdict the status bar shows (web/table/controls.js setVerdict).
+VERDICT_RECORDER = """
+new MutationObserver(() => {
+  const verdict = document.documentElement.dataset.verdict;
+  if (!window.__ppVerdict && ["won", "lost", "unknown"].includes(verdict)) {
+    window.__ppVerdict = [verdict, performance.now()];
+  }
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-verdict"] });
+"""
 WORKER_MARK = """() => {
   const done = performance.getEntriesByType("mark").find((m) =>
     m.name === "pp:worker-ready" || m.name === "pp:worker-error");
@@ -88,6 +101,7 @@ def visit(p, url: str, cpu: float, timeout_ms: float, worker: bool,
         try:
             context.add_init_script(RECORDER)
             context.add_init_script(FIRST_CARD)
+            context.add_init_script(VERDICT_RECORDER)
             page, session, wire = throttled_page(context, PROFILES[NETWORK])
             if cpu != 1:
                 session.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
@@ -108,6 +122,9 @@ def visit(p, url: str, cpu: float, timeout_ms: float, worker: bool,
                 name, at = page.evaluate(WORKER_MARK)
                 row["worker " + name.removeprefix("pp:worker-")] = at
                 row["bytes by worker"] = wire.bytes_until(origin + at)
+            page.wait_for_function("() => !!window.__ppVerdict", timeout=timeout_ms)
+            verdict, at = page.evaluate("window.__ppVerdict")
+            row["verdict"], row["verdict shown"] = verdict, at
             return row
         finally:
             context.close()
@@ -121,6 +138,7 @@ COLUMNS = (  # (key, heading, divisor)
     ("move ms", "a move, act() (ms)", 1),
     ("worker ready", "Pyodide up in a worker (s)", 1000),
     ("bytes by worker", "MB by then (page's session)", 1e6),
+    ("verdict shown", "verdict shown (s)", 1000),
 )
 
 
@@ -128,8 +146,6 @@ def main() -> int:
     parser = bench_arguments(__doc__.splitlines()[0], 3, "?game=klondike&deal=7")
     parser.add_argument("--cpu", type=float, action="append",
                         help="CPU slowdown rate(s) (default: 1)")
-    parser.add_argument("--worker", action="store_true",
-                        help="MicroPython's page also starts Pyodide in a worker when ready")
     parser.add_argument("--waterfall", action="store_true",
                         help="print each request of each page's first run")
     parser.add_argument("--page", choices=list(PAGES), action="append",
@@ -146,10 +162,9 @@ def main() -> int:
             for cpu in args.cpu or [1.0]:
                 for _ in range(args.runs):
                     for name, path in pages.items():
-                        worker = args.worker and name.startswith("micropython")
-                        query = args.query + ("&worker=1" if worker else "")
+                        worker = name.startswith("micropython")
                         first = (name, cpu) not in results
-                        row = visit(p, f"{base}/{path}{query}", cpu, args.timeout * 1000,
+                        row = visit(p, f"{base}/{path}{args.query}", cpu, args.timeout * 1000,
                                     worker, base if args.waterfall and first else "")
                         results.setdefault((name, cpu), []).append(row)
                         print(f"  {name}, cpu x{cpu:g}: " + ", ".join(

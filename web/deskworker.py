@@ -6,8 +6,9 @@ player's table, with the real web.desk.SolverDesk, kept in step by the main desk
 requests in the same JSON text (web/forward.py lists the messages). :meth:`DeskWorker.step`
 does one slice of work at a time, most wanted first: a hint the player waits for, a
 daily deal the menu waits for, the watch of the position in play (its verdict, the way
-back from a lost one), the next new deals drawn ahead. The worker's loop receives the
-messages that came between two slices, so a move drops a search within a slice.
+back from a lost one), the sizes of the winnable lists, the next new deals drawn ahead.
+The worker's loop receives the messages that came between two slices, so a move drops a
+search within a slice.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class DeskWorker:
         self.hint_told = False  # a known hint was sent unasked, for this seq
         self.hint_for = -1  # a hint asked for a sync not received yet
         self.count = 0  # numbers the watch answers: the newest counts, whatever the order
+        self.counting = False  # the lists' sizes are still to be sent
         self.dailies: list[tuple[str, str]] = []  # (variant, date) asked for, oldest first
         self.draws: dict[str, tuple[bool, str | None]] = {}  # variant -> (winnable, level)
 
@@ -64,8 +66,14 @@ class DeskWorker:
         self.post(dumps(fields))
 
     def start(self) -> None:
-        """Say the solver is up, with the sizes of its lists for the menus."""
-        self.send("ready", winnable_counts=self.desk.winnable_counts(),
+        """Say the solver is up; the sizes of its lists for the menus come once the
+        position in play is settled (reading the lists may wait for files in the page)."""
+        self.send("ready")
+        self.counting = True
+
+    def counts(self) -> None:
+        self.counting = False
+        self.send("counts", winnable_counts=self.desk.winnable_counts(),
                   level_counts=self.desk.level_counts())
 
     # -- the messages ---------------------------------------------------------------------
@@ -142,7 +150,8 @@ class DeskWorker:
     @property
     def busy(self) -> bool:
         """Whether there is work left (else the loop waits for a message)."""
-        return self.hinting or bool(self.dailies) or self.watching or bool(self.draws)
+        return self.hinting or bool(self.dailies) or self.watching or self.counting \
+            or bool(self.draws)
 
     def step(self) -> bool:
         """One slice of the most wanted work; whether work is left."""
@@ -153,6 +162,8 @@ class DeskWorker:
             self.find_daily()
         elif self.watching:
             self.watch()
+        elif self.counting:
+            self.counts()
         elif self.draws:
             self.draw()
         return self.busy

@@ -13,10 +13,10 @@ to the worker
     the record of found dailies in storage); ``draw`` (``variant``, ``winnable``,
     ``level``): draw the next new deal of a variant ahead.
 from the worker
-    ``ready`` (the winnable lists' sizes); ``watch`` (``seq``, what SolverDesk.watch
-    answers, and the undos and moves of the way back); ``hint`` (``seq``, the hint's render
-    fields); ``daily_find`` (``found``, ``deal``, the new ``cache``); ``draw`` (a deal number
-    drawn for a variant under the settings named).
+    ``ready``; ``counts`` (the winnable lists' sizes, for the menus); ``watch`` (``seq``,
+    what SolverDesk.watch answers, and the moves the way back undoes); ``hint`` (``seq``,
+    the hint's render fields); ``daily_find`` (``found``, ``deal``, the new ``cache``);
+    ``draw`` (a deal number drawn for a variant under the settings named).
 
 Every answer about a position names the ``seq`` of the sync it was found for; one for an
 older position is dropped. Until the worker is up, or has answered, the desk says what it
@@ -49,6 +49,9 @@ DAILIES = "dailies"  # the storage key of the found dailies (web/dailies.py's CA
 CACHE_CHARS = 20_000
 MESSAGE_CHARS = 2_000_000  # a message from the worker is read with this limit
 
+# The levels of rated deals: engine/solver/rating.py's LEVELS, which the main thread does
+# not import (tests/web/test_forward_desk.py checks they are the same).
+LEVELS = ("easy", "medium", "hard")
 NO_HINT_YET = "No earlier position is known to be winnable yet."
 NOT_LOST = "Nothing to go back to: this position is not known to be lost."
 
@@ -121,9 +124,10 @@ class ForwardingDesk:
         current = message.get("seq") == self.seq
         if kind == "ready":
             self.ready = True
+            self.ask_draw(self.table.game.variant)
+        elif kind == "counts":
             self.counts = {"winnable_counts": message.get("winnable_counts"),
                            "level_counts": message.get("level_counts")}
-            self.ask_draw(self.table.game.variant)
         elif kind == "watch" and current:
             state = self.state  # (the newest answer stands, whatever order they came in)
             if state is None or message.get("n", 0) > state.get("n", 0):
@@ -272,12 +276,12 @@ class ForwardingDesk:
 
     def change_level(self, changes: "Any") -> None:
         """Choose the level of new deals per variant: ``{variant: "easy" | "medium" |
-        "hard" | None}`` (a level the worker does not know draws any winnable deal)."""
+        "hard" | None}``."""
         if not isinstance(changes, dict):
             return
         levels = dict(self.table.settings.get("level", {}))
         for variant, level in changes.items():
-            if variant in engine.VARIANTS and (level is None or isinstance(level, str)):
+            if variant in engine.VARIANTS and (level is None or level in LEVELS):
                 levels.pop(variant, None)
                 if level:
                     levels[variant] = level

@@ -377,3 +377,31 @@ def test_the_forwarding_desk_imports_no_solver() -> None:
                          cwd=root, timeout=300)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "[]"
+
+
+def test_the_worker_settles_the_position_before_it_reads_the_lists() -> None:
+    """The first verdict needs no winnable list (in the page, reading them may wait for
+    more of the standard library): "ready", the watch's answers, then the lists' sizes."""
+    link = Link(f"?game=beleaguered-castle&deal={CASTLE_DEAL}")
+    link.deliver(link.to_worker)  # the first sync
+    while link.worker.busy:
+        link.worker.step()
+    kinds = [json.loads(m)["kind"] for m in link.to_main]
+    assert kinds[0] == "ready" and "counts" in kinds
+    assert kinds.index("counts") > max(i for i, k in enumerate(kinds) if k == "watch")
+
+
+def test_settings_for_new_deals_are_kept_as_the_solver_desk_keeps_them() -> None:
+    """Winnable-only and levels per variant, bad values ignored, with the same result;
+    the levels are the rating's own."""
+    from engine.solver.rating import LEVELS
+
+    assert forward.LEVELS == LEVELS
+    mine, link = solver_table(query="?game=klondike&deal=9"), Link("?game=klondike&deal=9")
+    for changes in ({"winnable": {"klondike": True, "nope": True, "doublets": "yes"}},
+                    {"level": {"klondike": "hard", "doublets": "impossible", "x": "easy"}},
+                    {"level": {"klondike": "easy", "spider-1": "medium"}},
+                    {"level": "hard"}, {"winnable": ["klondike"]},
+                    {"level": {"klondike": None}, "winnable": {"klondike": False}}):
+        assert link.handle("settings", changes)["settings"] == \
+            mine.handle("settings", changes)["settings"]

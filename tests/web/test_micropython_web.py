@@ -558,7 +558,8 @@ def check_forward():
                                          "level": {"klondike": "hard"}}))
     for bad in ("{", "[]", "5", json.dumps({"kind": "watch", "seq": "x"})):
         desk.receive(bad)
-    desk.receive(json.dumps({"kind": "ready", "winnable_counts": {"klondike": 3},
+    desk.receive(json.dumps({"kind": "ready"}))
+    desk.receive(json.dumps({"kind": "counts", "winnable_counts": {"klondike": 3},
                              "level_counts": {"klondike": {"hard": 1}}}))
     desk.receive(json.dumps({"kind": "draw", "variant": "beleaguered-castle",
                              "winnable": False, "level": None, "seed": 4242}))
