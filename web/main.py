@@ -1,14 +1,18 @@
 """Entry script of the page: start the controller and hand the table to web/table/table.js.
 
-PyScript runs this on the main thread once Pyodide and the files of pyscript.toml are
-loaded. One Python function, ``dispatch(kind, data_json) -> payload_json``, is handed to
-JavaScript as a single proxy; every player action is one call to it (see web/table/table.js).
-web/table/table.js sets ``<html data-app="ready">`` once the first table is drawn.
+PyScript runs this on the main thread under MicroPython once the files of mpy.toml (the
+first table's modules, as bytecode) are loaded. One Python function,
+``dispatch(kind, data_json) -> payload_json``, is handed to JavaScript as a single proxy;
+every player action is one call to it (see web/table/table.js). web/table/table.js sets
+``<html data-app="ready">`` once the first table is drawn.
+
+The table's solver desk is web/forward.py's ForwardingDesk: the solver itself runs with
+Pyodide in a worker (web/start/solver.js, web/deskworker.py), and the desk talks to it
+through ``window.ppSolver`` in JSON text (docs/architecture.md §8).
 
 It keeps to what Pyodide and MicroPython both run (PyScript's ``pyscript`` and
 ``pyscript.ffi`` exist in both; tests/web/test_micropython_web.py runs it under both with a
-stand-in ``pyscript``), so that MicroPython can start the first table (docs/architecture.md
-§8).
+stand-in ``pyscript``).
 """
 
 import gc
@@ -70,7 +74,7 @@ async def main() -> None:
     from pyscript.ffi import create_proxy
 
     from web.controller import Table
-    from web.desk import SolverDesk
+    from web.forward import ForwardingDesk
     from web.storage import Storage, scope_of
 
     window.performance.mark("pp:imported")
@@ -79,8 +83,11 @@ async def main() -> None:
     except Exception:  # storage forbidden (some private modes): play without it
         backend = None
     # Keys are scoped to the app's folder: two copies on one origin never share data.
-    table = Table(Storage(backend, scope_of(str(window.location.pathname))), desk=SolverDesk)
-    table.desk.hold_gc = True  # no cyclic collection while solver tables live (web/desk.py)
+    table = Table(Storage(backend, scope_of(str(window.location.pathname))),
+                  desk=ForwardingDesk)
+    solver = window.ppSolver  # web/start/solver.js (its module script runs before PyScript)
+    table.desk.post = solver.post
+    solver.listen(create_proxy(table.desk.receive))
 
     def dispatch(kind: str, data_json: str) -> str:
         try:

@@ -6,15 +6,12 @@
 const bar = document.getElementById("loading-bar");
 const stage = document.getElementById("loading-stage");
 
-// PyScript (polyscript) dispatches `py:progress` on window with these details, in order.
+// PyScript (polyscript) dispatches `mpy:progress` on window (MicroPython runs the page's
+// Python) with these details, in order.
 const STAGES = {
-  "Loading Pyodide": [15, "Starting Python…"],
-  "Loading Storage": [20, "Starting Python…"],
-  "Loading interpreter": [25, "Loading the Python runtime…"],
-  "Loaded interpreter": [75, "Python is running"],
+  "Loading MicroPython": [72, "Starting Python…"],
   "Loading files": [80, "Loading the rules engine…"],
   "Loaded files": [88, "Rules engine loaded"],
-  "Loaded Pyodide": [90, "Starting the game…"],
 };
 
 let text = "";
@@ -26,13 +23,13 @@ function show(percent, words = text) {
   stage.textContent = words + amount();
 }
 
-// The runtime's bytes received so far (web/start/early.js counts them): " (1.2 of 4.3 MB)",
-// or " (1.2 MB)" while the whole is not known; nothing before the first byte.
+// The runtime's bytes received so far (web/start/early.js counts them): " (120 of 446 kB)",
+// or " (120 kB)" while the whole is not known; nothing before the first byte.
 function amount() {
   const { received = 0, total = null, pending = 1 } = window.ppBytes ?? {};
   if (!received) return "";
-  const mb = (n) => (n / 1e6).toFixed(1);
-  return total && !pending ? ` (${mb(received)} of ${mb(total)} MB)` : ` (${mb(received)} MB)`;
+  const kb = (n) => Math.round(n / 1e3);
+  return total && !pending ? ` (${kb(received)} of ${kb(total)} kB)` : ` (${kb(received)} kB)`;
 }
 
 // While the runtime downloads, the bar moves with its bytes, from 10% to 70%: by the
@@ -44,7 +41,7 @@ addEventListener("pp:bytes", () => {
   requestAnimationFrame(() => {
     drawing = false;
     const { received, total, pending } = window.ppBytes;
-    const share = total && !pending ? received / total : received / (received + 4e6);
+    const share = total && !pending ? received / total : received / (received + 2e5);
     show(10 + 60 * Math.min(1, share));
   });
 });
@@ -57,13 +54,13 @@ function fail(message) {
 
 show(10, "Loading PyScript…");
 
-addEventListener("py:progress", (event) => {
+addEventListener("mpy:progress", (event) => {
   const known = STAGES[event.detail];
   if (known) show(...known);
 });
 
-const script = document.querySelector('script[type="py"]');
-script.addEventListener("py:ready", () => show(95, "Dealing the cards…"), { once: true });
+const script = document.querySelector('script[type="mpy"]');
+script.addEventListener("mpy:ready", () => show(95, "Dealing the cards…"), { once: true });
 
 addEventListener("error", (event) => {
   if (document.documentElement.dataset.app === "loading") fail(event.message || "Error");

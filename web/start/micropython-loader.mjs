@@ -1,0 +1,28 @@
+// The interpreter module mpy.toml names: MicroPython's own loadMicroPython, handed the wasm
+// that web/start/early.js started downloading as the page began to load (and counted for
+// the loading screen). PyScript asks for the wasm beside this module's URL, where there
+// is none: the download of early.js as a blob, else the vendored file, is used instead.
+
+import { loadMicroPython as load } from "../../vendor/micropython/micropython.mjs";
+
+const WASM_URL = new URL("../../vendor/micropython/micropython.wasm", import.meta.url).href;
+
+async function earlyWasm() {
+  try {
+    const response = await window.ppMicroPythonWasm;
+    if (!response?.ok) return WASM_URL;
+    const bytes = await response.arrayBuffer();
+    return URL.createObjectURL(new Blob([bytes], { type: "application/wasm" }));
+  } catch {
+    return WASM_URL; // a failed early download: MicroPython fetches the file itself
+  }
+}
+
+export async function loadMicroPython(options = {}) {
+  const url = await earlyWasm();
+  try {
+    return await load({ ...options, url });
+  } finally {
+    if (url.startsWith("blob:")) URL.revokeObjectURL(url);
+  }
+}
