@@ -16,8 +16,9 @@ MicroPython lacks fails here: as an import error, or as a difference.
 
 The solver's part of the table (web/desk.py, with web/solving.py and web/dailies.py) stays
 with Pyodide: the controller is handed a stand-in desk (FakeDesk) here. The entry script,
-web/main.py, runs as PyScript runs it (top-level await) in both, with stand-ins for the
-``pyscript`` module and the desk (test_the_entry_script_...). web/host.py is only a type
+web/main.py, runs as PyScript runs it (top-level await) in both, with a stand-in for the
+``pyscript`` module (whose window has the solver's transport with no worker behind it),
+and its table has the real forwarding desk, web/forward.py (test_the_entry_script_...). web/host.py is only a type
 (a Protocol) and is not run.
 """
 
@@ -741,8 +742,23 @@ class PpTable:
         self.bridge, self.first = bridge, first
 
 
+class Solver:
+    """web/start/solver.js's transport, with no worker behind it."""
+
+    def __init__(self):
+        self.posted = []
+        self.receive = None
+
+    def post(self, text):
+        self.posted.append(text)
+
+    def listen(self, receive):
+        self.receive = receive
+
+
 class Window:
     def __init__(self):
+        self.ppSolver = Solver()
         self.performance = Bag()
         self.marks = []
         self.performance.mark = self.marks.append
@@ -774,29 +790,6 @@ stage = Bag()  # the loading screen's words
 document.getElementById = lambda name: stage
 '''
 
-FAKE_DESK = '''
-import engine
-
-
-class SolverDesk:
-    def __init__(self, table):
-        self.table = table
-        self.dailies = self
-        self.hold_gc = False
-
-    def __getattr__(self, name):
-        return lambda *args, **kwargs: None
-
-    def hint(self):
-        return self.table.render("hint", hint=engine.hint(self.table.game))
-
-    def draw_seed(self, variant, check=True):
-        return self.table.random_seed()
-
-    def is_daily(self, *args):
-        return False
-'''
-
 SETUP = '''
 import os
 import sys
@@ -814,7 +807,6 @@ for folder in (HERE + "/pyscript", HERE + "/web"):
         pass
 put(HERE + "/pyscript/__init__.py", FAKE_PYSCRIPT)
 put(HERE + "/pyscript/ffi.py", "def create_proxy(f):\\n    return f\\n")
-put(HERE + "/web/desk.py", FAKE_DESK)
 sys.path.insert(0, HERE)
 '''
 
@@ -839,7 +831,9 @@ seen = {"first": plain(table.first), "marks": window.marks, "replaced": window.r
         "answers": [plain(bridge("new", json.dumps({"variant": "doublets", "seed": 5}))),
                     plain(bridge("stock", "")), plain(bridge("hint", "")),
                     plain(bridge("nonsense", "{}")), plain(bridge("play", '{"src": "zz"}'))],
-        "errors": [e.split(":")[:2] for e in window.errors]}
+        "errors": [e.split(":")[:2] for e in window.errors],
+        "posted": sorted({json.loads(t)["kind"] for t in window.ppSolver.posted}),
+        "listening": window.ppSolver.receive is not None}
 stored = {}
 for key, value in window.localStorage.items.items():
     value = json.loads(value)
@@ -853,7 +847,7 @@ print(json.dumps(seen))
 def page_program(here: str) -> str:
     """SETUP, web/main.py as it is, and AFTER, as one script."""
     main = (ROOT / "web" / "main.py").read_text()
-    return (f"HERE = {here!r}\nFAKE_PYSCRIPT = {FAKE_PYSCRIPT!r}\nFAKE_DESK = {FAKE_DESK!r}\n"
+    return (f"HERE = {here!r}\nFAKE_PYSCRIPT = {FAKE_PYSCRIPT!r}\n"
             + SETUP + main + AFTER)
 
 
@@ -889,6 +883,8 @@ def test_the_entry_script_starts_the_table_the_same_under_micropython(tmp_path: 
     assert [a["event"] for a in cpy["answers"]] == ["new", "move", "hint", "none", "error"]
     assert cpy["errors"] == [["table", " play failed"]]
     assert cpy["app"] is None and cpy["stage"] is None  # the page did not fail
+    # The table's desk talks to the solver's worker through window.ppSolver.
+    assert cpy["listening"] and "sync" in cpy["posted"]
     assert set(cpy["stored"]) == {"pp:v1:/pp/settings", "pp:v1:/pp/game", "pp:v1:/pp/game.0"}
 
     # The same start with the app imported from the bytecode of tools/mpy_build.py, which

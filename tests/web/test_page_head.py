@@ -1,6 +1,6 @@
 """index.html's head: its Content-Security-Policy, and the start-up hints (docs/architecture.md
 §8 budget: first visit to a playable table <= 2.5 s). The page preloads what PyScript and
-Pyodide would otherwise ask for one after another; a hint naming a file that is not there
+MicroPython would otherwise ask for one after another; a hint naming a file that is not there
 would cost a request and show an error in the console, so every one is checked against
 the files, including the content-hashed PyScript chunks, which change whenever
 @pyscript/core is updated."""
@@ -25,10 +25,17 @@ needs_vendor = pytest.mark.skipif(not (ROOT / "vendor" / "VERSIONS").exists(),
                                   reason="vendor/ is not installed (make vendor)")
 
 
-def test_the_head_preloads_pyscript_pyodide_and_the_entry_script():
-    for path in ("vendor/pyscript/core.js", "vendor/pyodide/pyodide.mjs",
-                 "web/start/pyodide-loader.mjs", "web/main.py", "pyscript.toml"):
+def test_the_head_preloads_pyscript_micropython_and_the_entry_script():
+    for path in ("vendor/pyscript/core.js", "vendor/micropython/micropython.mjs",
+                 "web/start/micropython-loader.mjs", "web/main.py", "mpy.toml"):
         assert path in PRELOADS
+
+
+def test_pyodide_is_not_on_the_first_tables_way():
+    """Pyodide (4 MB) is the solver's, loaded by its worker once the table is playable:
+    the page neither preloads nor fetches any of it early."""
+    assert not [path for path in PRELOADS if "pyodide" in path]
+    assert "pyodide" not in (ROOT / "web" / "start" / "early.js").read_text()
 
 
 @needs_vendor
@@ -69,8 +76,8 @@ def test_the_policy_comes_before_anything_it_governs():
 def test_scripts_come_only_from_the_app_itself():
     csp = policy()
     assert csp["default-src"] == ["'self'"]
-    # PyScript builds its hooks with Function() at start-up ('unsafe-eval'); Pyodide
-    # compiles its wasm ('wasm-unsafe-eval'). Nothing inline, no other origin.
+    # PyScript builds its hooks with Function() at start-up ('unsafe-eval'); MicroPython
+    # and Pyodide compile their wasm ('wasm-unsafe-eval'). Nothing inline, no other origin.
     assert set(csp["script-src"]) == {"'self'", "'unsafe-eval'", "'wasm-unsafe-eval'"}
     assert csp["object-src"] == ["'none'"]
     assert csp["base-uri"] == ["'none'"] and csp["form-action"] == ["'none'"]
@@ -95,12 +102,21 @@ def test_the_inline_style_block_is_allowed_by_its_hash():
 
 def test_the_early_downloads_start_before_the_module_scripts():
     """web/start/early.js (a classic async script: it runs as soon as it arrives, before the
-    module scripts, which wait for the whole page) starts the wasm compile and the standard
-    library's download that web/start/pyodide-loader.mjs and bench/ use."""
+    module scripts, which wait for the whole page) starts the download of MicroPython's
+    wasm that web/start/micropython-loader.mjs hands to MicroPython."""
     early = MARKUP.index('<script async src="./web/start/early.js"></script>')
     assert early < MARKUP.index('<script type="module"')
     text = (ROOT / "web" / "start" / "early.js").read_text()
-    assert "window.ppPyodideWasm =" in text and "window.ppStdlib =" in text
+    assert "window.ppMicroPythonWasm =" in text
+    assert "window.ppMicroPythonWasm" in (
+        ROOT / "web" / "start" / "micropython-loader.mjs").read_text()
+
+
+def test_the_solver_transport_runs_before_pyscript():
+    """web/main.py reads window.ppSolver as it starts: web/start/solver.js is a module
+    script before PyScript's (module scripts run in document order)."""
+    assert MARKUP.index('src="./web/start/solver.js"') < MARKUP.index(
+        '<script type="module" src="./vendor/pyscript/core.js"')
 
 
 @needs_vendor
