@@ -48,6 +48,7 @@ HINT_WAIT_S = 1.5
 DAILIES = "dailies"  # the storage key of the found dailies (web/dailies.py's CACHE)
 CACHE_CHARS = 20_000
 MESSAGE_CHARS = 2_000_000  # a message from the worker is read with this limit
+MEMO = 32  # positions (with their history) whose answers are kept for a return to them
 
 # The levels of rated deals: engine/solver/rating.py's LEVELS, which the main thread does
 # not import (tests/web/test_forward_desk.py checks they are the same).
@@ -80,6 +81,7 @@ class ForwardingDesk:
         self.ready = False
         self.seq = 0  # of the last sync sent
         self.sent = ""  # its text, but for the seq
+        self.line = ""  # its position and the line of play to it, as text
         self.dirty = True  # the position may have changed since
         self.state: dict[str, Any] | None = None  # the worker's latest watch answer, this seq
         self.hints: dict[str, Any] | None = None  # its hint for this seq
@@ -90,6 +92,10 @@ class ForwardingDesk:
         self.found: dict[tuple[str, str], Any] = {}  # (variant, date) -> deal (or error)
         self.finding: set[tuple[str, str]] = set()
         self.check: tuple[str, str, int] | None = None  # a link's daily to confirm
+        # what the worker said of recent positions (by line of play), shown again at once
+        # on a return to one (an undo, a redo) while the worker answers anew
+        self.memo: dict[str, Any] = {}
+        self.memo_order: list[str] = []  # oldest first (MicroPython's dicts keep no order)
 
     # -- the messages ---------------------------------------------------------------------
 
@@ -103,15 +109,30 @@ class ForwardingDesk:
             return
         self.dirty = False
         table = self.table
-        body = {"game": table.game.record(), "spans": [list(s) for s in table.spans],
-                "daily": table.daily}
+        record = table.game.record()
+        body = {"game": record, "spans": [list(s) for s in table.spans], "daily": table.daily}
         text = dumps(body)
         if text == self.sent:
             return
+        self.remember()
         self.sent = text
+        # The position and the line of play to it (the moves undone since do not count).
+        self.line = dumps([record.get("variant"), record.get("seed"), record.get("start"),
+                           record["moves"][:record["cursor"]]])
         self.seq += 1
-        self.state = self.hints = None
+        self.state, self.hints = self.memo.get(self.line) or (None, None)
         self.send("sync", seq=self.seq, **body)
+
+    def remember(self) -> None:
+        """Keep what the worker said of the position being left (the newest :data:`MEMO`)."""
+        text = self.line
+        if not text or (self.state is None and self.hints is None):
+            return
+        if text not in self.memo:
+            self.memo_order.append(text)
+        self.memo[text] = (self.state, self.hints)
+        while len(self.memo_order) > MEMO:
+            del self.memo[self.memo_order.pop(0)]
 
     def receive(self, text: str) -> None:
         """An answer from the worker: kept when it is still about the position in play."""

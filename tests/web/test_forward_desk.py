@@ -263,13 +263,17 @@ def test_an_answer_for_a_position_no_longer_in_play_is_dropped() -> None:
     while link.worker.busy:  # the worker settles the lost position; its answers wait
         link.worker.step()
     assert any(json.loads(m).get("verdict") == "lost" for m in link.to_main)
-    link.handle("undo")  # meanwhile the player took the move back
+    other = moves_of(link.table.game)[0]
+    play(link.table, other)  # meanwhile the player moved on
     while link.to_main:
         link.deliver(link.to_main)
     late = link.handle("watch")
-    assert late["verdict"] is None and late["done"] is False  # not "lost", never
+    assert late["verdict"] is None and late["done"] is False  # not the old one's, ever
     link.pump()
-    assert watched(link.table, link)["verdict"] == "won"
+    assert watched(link.table, link)["verdict"] == "lost"  # (its own: after a lost one)
+    link.handle("undo")
+    link.handle("undo")
+    assert link.handle("watch")["verdict"] == "won"  # the start, as said of it before
 
 
 def test_a_hint_under_way_is_cancelled_by_a_move() -> None:
@@ -405,3 +409,32 @@ def test_settings_for_new_deals_are_kept_as_the_solver_desk_keeps_them() -> None
                     {"level": {"klondike": None}, "winnable": {"klondike": False}}):
         assert link.handle("settings", changes)["settings"] == \
             mine.handle("settings", changes)["settings"]
+
+
+def test_a_return_to_a_position_shows_what_the_worker_said_of_it_at_once() -> None:
+    """Undo, redo: the render already has the verdict (then the worker's new answer)."""
+    link = Link(f"?game=beleaguered-castle&deal={CASTLE_DEAL}")
+    link.pump()
+    assert watched(link.table, link)["verdict"] == "won"
+    play(link.table, LOSING_MOVE)
+    link.handle("watch")
+    link.pump()
+    assert watched(link.table, link)["unwinnable"] is True
+    undone = link.handle("undo")  # nothing delivered since
+    assert (undone["verdict"], undone["unwinnable"]) == ("won", False)
+    assert link.handle("hint")["hint_proven"] is True  # the hint known there, at once
+    redone = link.handle("redo")
+    assert (redone["verdict"], redone["unwinnable"], redone["rewind"]) == \
+        ("lost", True, {"looking": False, "back": 1})
+    link.pump()
+    assert watched(link.table, link)["verdict"] == "lost"
+
+
+def test_only_the_newest_positions_are_remembered() -> None:
+    link = Link("?game=klondike&deal=1")
+    for _ in range(forward.MEMO + 5):
+        link.pump()
+        watched(link.table, link)
+        link.handle("stock")
+    link.handle("watch")
+    assert len(link.desk.memo) == len(link.desk.memo_order) == forward.MEMO
