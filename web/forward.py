@@ -192,10 +192,15 @@ class ForwardingDesk:
 
     def watch(self, ms: "Any" = None) -> "Payload":
         """What the worker found of the position in play; "done" once it has settled it
-        (or at once when the game is over)."""
+        (or at once when the game is over). Until then "waiting" says the answer comes
+        from the worker, not from slices here: asking again at once only spins (the page
+        may wait a little before the next call)."""
         done = self.table.game.status != "playing" or self.known("done") is True
-        return {"event": "watch", "done": done, "verdict": self.verdict(),
-                "unwinnable": self.unwinnable, "rewind": self.known("rewind")}
+        answer = {"event": "watch", "done": done, "verdict": self.verdict(),
+                  "unwinnable": self.unwinnable, "rewind": self.known("rewind")}
+        if not done:
+            answer["waiting"] = True
+        return answer
 
     # -- hints ----------------------------------------------------------------------------
 

@@ -236,7 +236,7 @@ def test_before_the_worker_is_up_the_table_plays_with_the_rules_own_hint() -> No
     link = Link(f"?game=beleaguered-castle&deal={CASTLE_DEAL}", up=False)
     answer = link.handle("watch", {"ms": 4})
     assert answer == {"event": "watch", "done": False, "verdict": None, "unwinnable": False,
-                      "rewind": None}
+                      "rewind": None, "waiting": True}
     hint = link.handle("hint")
     assert hint["event"] == "hint" and hint["hint_proven"] is False
     assert engine.Move(*hint["hint"]) == engine.hint(link.table.game)
