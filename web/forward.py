@@ -13,10 +13,11 @@ to the worker
     the record of found dailies in storage); ``draw`` (``variant``, ``winnable``,
     ``level``): draw the next new deal of a variant ahead.
 from the worker
-    ``ready``; ``counts`` (the winnable lists' sizes, for the menus); ``watch`` (``seq``,
-    what SolverDesk.watch answers, and the moves the way back undoes); ``hint`` (``seq``,
-    the hint's render fields); ``daily_find`` (``found``, ``deal``, the new ``cache``);
-    ``draw`` (a deal number drawn for a variant under the settings named).
+    ``ready`` (or ``error``: it could not start); ``counts`` (the winnable lists' sizes,
+    for the menus); ``watch`` (``seq``, what SolverDesk.watch answers, and the moves the
+    way back undoes); ``hint`` (``seq``, the hint's render fields); ``daily_find``
+    (``found``, ``deal``, the new ``cache``); ``draw`` (a deal number drawn for a variant
+    under the settings named).
 
 Every answer about a position names the ``seq`` of the sync it was found for; one for an
 older position is dropped. Until the worker is up, or has answered, the desk says what it
@@ -79,6 +80,7 @@ class ForwardingDesk:
         self.outbox: list[str] = []
         self.post: Callable[[str], None] = self.outbox.append  # the page sets its transport
         self.ready = False
+        self.failed = False  # the worker could not start: no solver this visit
         self.seq = 0  # of the last sync sent
         self.sent = ""  # its text, but for the seq
         self.line = ""  # its position and the line of play to it, as text
@@ -146,6 +148,8 @@ class ForwardingDesk:
         if kind == "ready":
             self.ready = True
             self.ask_draw(self.table.game.variant)
+        elif kind == "error":  # (the worker's transport says so when it could not start)
+            self.ready, self.failed = False, True
         elif kind == "counts":
             self.counts = {"winnable_counts": message.get("winnable_counts"),
                            "level_counts": message.get("level_counts")}
@@ -195,7 +199,8 @@ class ForwardingDesk:
         (or at once when the game is over). Until then "waiting" says the answer comes
         from the worker, not from slices here: asking again at once only spins (the page
         may wait a little before the next call)."""
-        done = self.table.game.status != "playing" or self.known("done") is True
+        done = self.table.game.status != "playing" or self.failed \
+            or self.known("done") is True
         answer = {"event": "watch", "done": done, "verdict": self.verdict(),
                   "unwinnable": self.unwinnable, "rewind": self.known("rewind")}
         if not done:

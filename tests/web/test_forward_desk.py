@@ -438,3 +438,14 @@ def test_only_the_newest_positions_are_remembered() -> None:
         link.handle("stock")
     link.handle("watch")
     assert len(link.desk.memo) == len(link.desk.memo_order) == forward.MEMO
+
+
+def test_a_worker_that_could_not_start_leaves_the_table_without_a_solver_not_waiting() -> None:
+    link = Link(f"?game=beleaguered-castle&deal={CASTLE_DEAL}", up=False)
+    assert link.handle("watch")["done"] is False
+    link.desk.receive(json.dumps({"kind": "error", "error": "no Pyodide"}))
+    assert link.handle("watch") == {"event": "watch", "done": True, "verdict": None,
+                                    "unwinnable": False, "rewind": None}
+    assert link.handle("hint")["hint_proven"] is False  # the rules' own, at once
+    link.table.random_seed = lambda: 4321
+    assert link.handle("new", {})["seed"] == 4321

@@ -847,6 +847,7 @@ stored = {}
 for key, value in window.localStorage.items.items():
     value = json.loads(value)
     value.pop("id", None)
+    value.pop("elapsed_ms", None)  # (the real clock's: a busy machine makes it differ)
     stored[key] = value
 seen["stored"] = stored
 print(json.dumps(seen))
