@@ -8,16 +8,20 @@ SolverDesk in a worker. Messages are JSON text both ways (:data:`post` sends one
 page's transport hands each answer to :meth:`ForwardingDesk.receive`):
 
 to the worker
-    ``sync`` (``seq``, the game's ``record()``, its undo ``spans``, ``daily``): the position
-    in play changed; ``hint`` (``seq``); ``daily_find`` (``variant``, ``date``, ``cache``:
-    the record of found dailies in storage); ``draw`` (``variant``, ``winnable``,
-    ``level``): draw the next new deal of a variant ahead.
+    ``sync`` (``seq``; ``base``, the seq it builds on; the game's ``head``, its
+    ``header()``; ``keep``, how many moves of the line the worker has stay, and ``moves``,
+    the texts of the line's moves after them, so that a move costs the same at move 500 as
+    at move 5; its undo ``spans`` and ``daily``): the position in play changed; ``hint``
+    (``seq``); ``daily_find`` (``variant``, ``date``, ``cache``: the record of found dailies
+    in storage); ``draw`` (``variant``, ``winnable``, ``level``): draw the next new deal
+    of a variant ahead.
 from the worker
     ``ready`` (or ``error``: it could not start); ``counts`` (the winnable lists' sizes,
     for the menus); ``watch`` (``seq``, what SolverDesk.watch answers, and the moves the
     way back undoes); ``hint`` (``seq``, the hint's render fields); ``daily_find``
     (``found``, ``deal``, the new ``cache``); ``draw`` (a deal number drawn for a variant
-    under the settings named).
+    under the settings named); ``resync`` (it could not build on a sync: it missed the
+    one before; the next sync carries the whole line).
 
 Every answer about a position names the ``seq`` of the sync it was found for; one for an
 older position is dropped. Until the worker is up, or has answered, the desk says what it
@@ -64,6 +68,22 @@ def rewind_words(undos: int) -> str:
     return f"Back {said}: this position can be won."
 
 
+def common_prefix(a: tuple, b: tuple) -> int:
+    """How many moves two lines share from the start (compared a slice at a time, in a
+    bisection: each comparison runs in the interpreter's own code)."""
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    low, high = 0, n  # a[:low] == b[:low], a[:high] != b[:high]
+    while high - low > 1:
+        middle = (low + high) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle
+    return low
+
+
 def dumps(message: "dict[str, Any]") -> str:
     """A message as compact JSON text."""
     return json.dumps(message, separators=(",", ":"))
@@ -82,8 +102,10 @@ class ForwardingDesk:
         self.ready = False
         self.failed = False  # the worker could not start: no solver this visit
         self.seq = 0  # of the last sync sent
-        self.sent = ""  # its text, but for the seq
-        self.line = ""  # its position and the line of play to it, as text
+        self.sent = ""  # its text, but for the seq and the moves
+        self.game_sent: Any = None  # the game it was of
+        self.line_sent: tuple = ()  # the line of moves the worker has
+        self.line: Any = None  # the position's key: the game and the line of play to it
         self.dirty = True  # the position may have changed since
         self.state: dict[str, Any] | None = None  # the worker's latest watch answer, this seq
         self.hints: dict[str, Any] | None = None  # its hint for this seq
@@ -96,8 +118,8 @@ class ForwardingDesk:
         self.check: tuple[str, str, int] | None = None  # a link's daily to confirm
         # what the worker said of recent positions (by line of play), shown again at once
         # on a return to one (an undo, a redo) while the worker answers anew
-        self.memo: dict[str, Any] = {}
-        self.memo_order: list[str] = []  # oldest first (MicroPython's dicts keep no order)
+        self.memo: dict[Any, Any] = {}
+        self.memo_order: list[Any] = []  # oldest first (MicroPython's dicts keep no order)
 
     # -- the messages ---------------------------------------------------------------------
 
@@ -111,24 +133,37 @@ class ForwardingDesk:
             return
         self.dirty = False
         table = self.table
-        record = table.game.record()
-        body = {"game": record, "spans": [list(s) for s in table.spans], "daily": table.daily}
+        game = table.game
+        head = game.header()
+        body = {"head": head, "spans": [list(s) for s in table.spans], "daily": table.daily}
         text = dumps(body)
-        if text == self.sent:
+        line = game.line
+        sent = self.line_sent if game is self.game_sent else ()
+        if text == self.sent and line == sent:
             return
         self.remember()
-        self.sent = text
+        keep = common_prefix(sent, line)
+        self.sent, self.game_sent, self.line_sent = text, game, line
         # The position and the line of play to it (the moves undone since do not count).
-        self.line = dumps([record.get("variant"), record.get("seed"), record.get("start"),
-                           record["moves"][:record["cursor"]]])
+        start = head.get("start")
+        self.line = (head["variant"], head["seed"], None if start is None else dumps(start),
+                     line[:head["cursor"]])
         self.seq += 1
         self.state, self.hints = self.memo.get(self.line) or (None, None)
-        self.send("sync", seq=self.seq, **body)
+        body.update(seq=self.seq, base=self.seq - 1, keep=keep,
+                    moves=[str(m) for m in line[keep:]])
+        self.send("sync", **body)
+
+    def resync(self) -> None:
+        """The worker missed a sync: the next one carries the whole line."""
+        self.game_sent, self.line_sent, self.sent = None, (), ""
+        self.dirty = True
+        self.flush()
 
     def remember(self) -> None:
         """Keep what the worker said of the position being left (the newest :data:`MEMO`)."""
         text = self.line
-        if not text or (self.state is None and self.hints is None):
+        if text is None or (self.state is None and self.hints is None):
             return
         if text not in self.memo:
             self.memo_order.append(text)
@@ -150,6 +185,8 @@ class ForwardingDesk:
             self.ask_draw(self.table.game.variant)
         elif kind == "error":  # (the worker's transport says so when it could not start)
             self.ready, self.failed = False, True
+        elif kind == "resync":
+            self.resync()
         elif kind == "counts":
             self.counts = {"winnable_counts": message.get("winnable_counts"),
                            "level_counts": message.get("level_counts")}
@@ -458,4 +495,4 @@ class ForwardingDesk:
             payload.update(self.counts)
 
 
-__all__ = ["ForwardingDesk", "rewind_words"]
+__all__ = ["ForwardingDesk", "common_prefix", "rewind_words"]

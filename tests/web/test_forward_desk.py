@@ -449,3 +449,62 @@ def test_a_worker_that_could_not_start_leaves_the_table_without_a_solver_not_wai
     assert link.handle("hint")["hint_proven"] is False  # the rules' own, at once
     link.table.random_seed = lambda: 4321
     assert link.handle("new", {})["seed"] == 4321
+
+
+def syncs(messages: list[str]) -> list[dict]:
+    return [m for m in map(json.loads, messages) if m["kind"] == "sync"]
+
+
+def test_a_sync_carries_only_the_moves_the_worker_lacks() -> None:
+    """Move after move, undo, redo, another line after an undo: each sync names what the
+    worker keeps and the moves after it, and the mirror stays the player's game; the
+    last sync of a long game is as small as an early one (counted in bytes)."""
+    link = Link("?game=klondike&deal=4")
+    link.pump()
+    game, sizes = link.table.game, []
+    for i in range(120):
+        legal = moves_of(game)
+        if not legal or game.status != "playing":
+            break
+        play(link.table, legal[(3 * i) % len(legal)])
+        if i % 10 == 9:
+            link.handle("undo")
+        if i % 20 == 14:
+            link.handle("undo")
+            link.handle("redo")
+        link.handle("watch")
+        sent = syncs(link.to_worker)
+        sizes += [len(json.dumps(s["moves"])) for s in sent]
+        link.pump()
+        assert link.worker.table.game.record() == game.record()
+        assert link.worker.table.spans == link.table.spans
+    assert game.move_count > 60
+    assert max(sizes[1:]) < 200  # a few moves a sync (a move and the cards sent home)
+    first = json.loads(link.desk.sent)  # (the head: the same few fields at any move)
+    assert set(first) == {"head", "spans", "daily"}
+
+
+def test_a_lost_sync_is_made_good_by_a_whole_one() -> None:
+    query = f"?game=beleaguered-castle&deal={CASTLE_DEAL}"
+    mine, link = solver_table(query=query), Link(query)
+    link.pump()
+    for table in (mine, link.table):
+        play(table, engine.Move("t0", "t6"))
+    link.handle("watch")
+    assert [s["kind"] for s in map(json.loads, link.to_worker)] == ["sync"]
+    link.to_worker.clear()  # lost on the way
+    for table in (mine, link.table):
+        play(table, LOSING_MOVE)
+    link.handle("watch")
+    (sync,) = syncs(link.to_worker)
+    assert sync["keep"] == 1 and sync["base"] == sync["seq"] - 1
+    link.pump()  # the worker answers "resync"; a whole sync follows
+    assert link.worker.table.game.record() == link.table.game.record()
+    assert watched(link.table, link) == watched(mine)
+
+
+def test_common_prefix_of_two_lines() -> None:
+    a = tuple(range(10))
+    assert [forward.common_prefix(a, b) for b in (a, a[:4], a[:4] + (99,), (), (5,))] == \
+        [10, 4, 4, 0, 0]
+    assert forward.common_prefix(a[:7] + (1, 2), a) == 7
