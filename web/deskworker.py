@@ -120,7 +120,7 @@ class DeskWorker:
                 game = engine.replay(dict(head, moves=texts))
                 self.table.adopt(game)
         except (KeyError, TypeError, ValueError, LookupError, engine.IllegalMove):
-            self.send("resync")  # the next sync brings the whole line
+            self.send("resync", seq=seq)  # the next sync brings the whole line
             return
         self.seq, self.texts = seq, texts
         daily = message.get("daily")

@@ -104,6 +104,7 @@ class ForwardingDesk:
         self.seq = 0  # of the last sync sent
         self.sent = ""  # its text, but for the seq and the moves
         self.game_sent: Any = None  # the game it was of
+        self.whole = 0  # the seq of the last sync that carried the whole line
         self.line_sent: tuple = ()  # the line of moves the worker has
         self.line: Any = None  # the position's key: the game and the line of play to it
         self.dirty = True  # the position may have changed since
@@ -149,6 +150,8 @@ class ForwardingDesk:
         self.line = (head["variant"], head["seed"], None if start is None else dumps(start),
                      line[:head["cursor"]])
         self.seq += 1
+        if not keep:
+            self.whole = self.seq
         self.state, self.hints = self.memo.get(self.line) or (None, None)
         body.update(seq=self.seq, base=self.seq - 1, keep=keep,
                     moves=[str(m) for m in line[keep:]])
@@ -185,7 +188,8 @@ class ForwardingDesk:
             self.ask_draw(self.table.game.variant)
         elif kind == "error":  # (the worker's transport says so when it could not start)
             self.ready, self.failed = False, True
-        elif kind == "resync":
+        elif kind == "resync" and isinstance(message.get("seq"), int) \
+                and message["seq"] > self.whole:  # (not for a sync before a whole one)
             self.resync()
         elif kind == "counts":
             self.counts = {"winnable_counts": message.get("winnable_counts"),

@@ -62,7 +62,13 @@ class Link:
         self.table = Table(Storage(backend or MemoryBackend()), now=now,
                            rng=random.Random(7), desk=ForwardingDesk)
         self.desk: ForwardingDesk = self.table.desk
-        self.desk.post = self.to_worker.append
+        self.log: list[str] = []  # every message the main desk sent
+
+        def post(text: str) -> None:
+            self.to_worker.append(text)
+            self.log.append(text)
+
+        self.desk.post = post
         self.worker: DeskWorker | None = None
         self.table.start(query)
         if up:
@@ -498,7 +504,13 @@ def test_a_lost_sync_is_made_good_by_a_whole_one() -> None:
     link.handle("watch")
     (sync,) = syncs(link.to_worker)
     assert sync["keep"] == 1 and sync["base"] == sync["seq"] - 1
-    link.pump()  # the worker answers "resync"; a whole sync follows
+    play(link.table, moves_of(link.table.game)[0])  # and one more, built on the lost one
+    link.handle("watch")
+    link.handle("undo")
+    link.handle("watch")
+    before = len(link.log)
+    link.pump()  # the worker answers "resync" (three times): one whole sync follows
+    assert [s["keep"] for s in syncs(link.log[before:])] == [0]
     assert link.worker.table.game.record() == link.table.game.record()
     assert watched(link.table, link) == watched(mine)
 
