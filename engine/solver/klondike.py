@@ -41,8 +41,12 @@ moves in between never touch what it changed. So only lines where each such move
 followed by its use, maybe after other such moves put off to the same point, need
 searching, and the search skips such a move when no card that could take part in a use
 exists: a talon card, a run card or a foundation card (any of them, as returns can dig
-one out) of the right rank and colour. Random endgames checked against a brute-force
-search of the real rules (tests/engine/test_solver.py) keep this honest.
+one out) of the right rank and colour. For a talon card placed or a foundation card
+brought back, the card put on it must have a use in turn when it too comes from the
+talon or a foundation: so a chain of such cards must reach a card from a column
+(:func:`_chain_follows`, docs/solver.md §7.5). Random endgames checked against a
+brute-force search of the real rules (tests/engine/test_solver.py,
+tests/engine/test_solve_klondike.py) keep this honest.
 
 Dead positions: :func:`dead` proves some card can never reach its foundation.
 
