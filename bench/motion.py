@@ -96,6 +96,7 @@ SETTLE_JS = """() => new Promise((done) => {
     ? done() : setTimeout(look, 100);
   look();
 })"""
+PRECOMPILED_JS = "() => window.__pyodideStart?.precompiled !== undefined"
 SET_STORAGE_JS = """(items) => {
     localStorage.clear();
     for (const [key, value] of Object.entries(items)) localStorage.setItem(key, value);
@@ -133,6 +134,9 @@ def load(page, game: engine.Game, speed: str) -> None:
     page.evaluate(SET_STORAGE_JS, backend.items)
     page.goto("/")
     page.wait_for_function(READY_JS, timeout=120_000)
+    # The start's background work (the app's modules compiled one a task after the table is
+    # playable, up to ~150 ms each at 4x) is over before anything is measured.
+    page.wait_for_function(PRECOMPILED_JS, polling=200, timeout=120_000)
     page.evaluate("(s) => { window.ppTable.act('settings', { speed: s }); }", speed)
     page.evaluate(FRAMES_JS)
 
@@ -370,12 +374,22 @@ def traced(browser, page, name: str, kind: str, **data) -> None:
     trace_summary(trace, len(run.deltas) + 1)
 
 
-def trace_all(browser, page, cdp, args) -> None:
+CASES = ("idle", "finish", "deal", "spider", "moves")
+
+
+def trace_all(browser, page, cdp, args, cases: set[str]) -> None:
     """--trace: one of each action traced (a finish, its undo, a deal, a few moves, a Spider
     deal and its stock deal)."""
-    traced(browser, page, "finish", "finish")
-    traced(browser, page, "undo", "undo")
-    traced(browser, page, "deal", "new", variant="klondike", seed=args.deal + 1)
+    if "finish" in cases:
+        traced(browser, page, "finish", "finish")
+        traced(browser, page, "undo", "undo")
+    if "deal" in cases:
+        traced(browser, page, "deal", "new", variant="klondike", seed=args.deal + 1)
+    if "spider" in cases:
+        traced(browser, page, "spider", "new", variant="spider-1", seed=args.deal)
+        traced(browser, page, "sp-stock", "stock")
+    if "moves" not in cases:
+        return
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
     page.evaluate("(d) => { window.ppTable.act('new', d); }",
                   {"variant": "klondike", "seed": args.deal})
@@ -389,8 +403,6 @@ def trace_all(browser, page, cdp, args) -> None:
             traced(browser, page, f"move{i}", "stock")
         else:
             traced(browser, page, f"move{i}", "play", src=move.src, dst=move.dst, count=move.count)
-    traced(browser, page, "spider", "new", variant="spider-1", seed=args.deal)
-    traced(browser, page, "sp-stock", "stock")
 
 
 def main() -> None:
@@ -402,6 +414,8 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=3.0, help="seconds of the baseline")
     parser.add_argument("--speed", default="normal", choices=["slow", "normal", "fast"])
     parser.add_argument("--url", help="an app already served (default: serve this checkout)")
+    parser.add_argument("--only", default="",
+                        help="comma-separated cases to run (idle,finish,deal,spider,moves)")
     parser.add_argument("--trace", action="store_true",
                         help="one of each action under Chromium's tracing: where the time goes")
     args = parser.parse_args()
@@ -421,16 +435,24 @@ def main() -> None:
             load(page, built_columns(), args.speed)
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
             print(f"phone 390x844 @3x, CPU / {args.throttle:g}, speed {args.speed}")
+            cases = set(args.only.split(",")) if args.only else set(CASES)
             if args.trace:
-                trace_all(browser, page, cdp, args)
+                trace_all(browser, page, cdp, args, cases)
                 browser.close()
                 return
-            idle(page, args.idle).show()
-            for run in finish_rounds(page, args.rounds):
-                run.show()
-            deals(page, args.rounds, args.deal).show()
-            for run in spider_deals(page, args.rounds, args.deal):
-                run.show()
+            if "idle" in cases:
+                idle(page, args.idle).show()
+            if "finish" in cases:
+                for run in finish_rounds(page, args.rounds):
+                    run.show()
+            if "deal" in cases:
+                deals(page, args.rounds, args.deal).show()
+            if "spider" in cases:
+                for run in spider_deals(page, args.rounds, args.deal):
+                    run.show()
+            if "moves" not in cases:
+                browser.close()
+                return
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
             page.evaluate("(d) => { window.ppTable.act('new', d); }",
                           {"variant": "klondike", "seed": args.deal})

@@ -32,7 +32,9 @@ and prints per run and then the medians of:
   its 4.05 MB take at this rate, says the throttling reaches them.
 
 `--waterfall` prints each request of each page's first run (sent, first byte, finished,
-bytes).
+bytes). `--early` adds MicroPython's page with the worker started with the page
+(`?early`), not once the table is ready: its downloads then share the line with the
+table's.
 
 The app's page registers its service worker, whose precache fetches are not throttled
 (bench/first_visit.py says more); MicroPython's page has none. Serves the repository
@@ -66,6 +68,7 @@ from tools.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 NETWORK = "10 Mbps / 100 ms"
 PAGES = {"micropython": "bench/mpy_page/index.html",
          "micropython, preloaded": "bench/mpy_page/preloaded.html", "pyodide (app)": ""}
+EARLY = "micropython, worker at once"  # --early: the first page with its worker started early
 LONGEST_BEFORE = """(ready) => Math.max(0, ...window.__longTasks
   .filter(([start]) => start < ready).map(([, duration]) => duration))"""
 A_MOVE = """() => {
@@ -146,6 +149,9 @@ def main() -> int:
     parser = bench_arguments(__doc__.splitlines()[0], 3, "?game=klondike&deal=7")
     parser.add_argument("--cpu", type=float, action="append",
                         help="CPU slowdown rate(s) (default: 1)")
+    parser.add_argument("--early", action="store_true",
+                        help="also MicroPython's page with the solver's worker started with "
+                             "the page, not once the table is ready (?early)")
     parser.add_argument("--waterfall", action="store_true",
                         help="print each request of each page's first run")
     parser.add_argument("--page", choices=list(PAGES), action="append",
@@ -154,7 +160,9 @@ def main() -> int:
     args = parser.parse_args()
     spike_pages.write()  # from the index.html of now
     server, base = serve_or_use(args.url)
-    pages = {name: PAGES[name] for name in args.page} if args.page else PAGES
+    pages = {name: PAGES[name] for name in args.page} if args.page else dict(PAGES)
+    if args.early:
+        pages[EARLY] = PAGES["micropython"]
     results: dict[tuple[str, float], list[dict]] = {}
     try:
         with sync_playwright() as p:
@@ -164,7 +172,8 @@ def main() -> int:
                     for name, path in pages.items():
                         worker = name.startswith("micropython")
                         first = (name, cpu) not in results
-                        row = visit(p, f"{base}/{path}{args.query}", cpu, args.timeout * 1000,
+                        query = args.query + ("&early" if name == EARLY else "")
+                        row = visit(p, f"{base}/{path}{query}", cpu, args.timeout * 1000,
                                     worker, base if args.waterfall and first else "")
                         results.setdefault((name, cpu), []).append(row)
                         print(f"  {name}, cpu x{cpu:g}: " + ", ".join(

@@ -3,7 +3,9 @@
 Runs where the solver is (Pyodide in a worker; CPython in the tests): a mirror of the
 player's table, with the real web.desk.SolverDesk, kept in step by the main desk's
 ``sync`` messages (the game's ``record()``, its undo spans, its daily date), answers its
-requests in the same JSON text (web/forward.py lists the messages). :meth:`DeskWorker.step`
+requests in the same JSON text (web/forward.py lists the messages). A sync carries the
+moves after those the mirror shares with the player's line, which the mirror plays (or
+takes back) in place. :meth:`DeskWorker.step`
 does one slice of work at a time, most wanted first: a hint the player waits for, a
 daily deal the menu waits for, the watch of the position in play (its verdict, the way
 back from a lost one), the sizes of the winnable lists, the next new deals drawn ahead.
@@ -57,6 +59,7 @@ class DeskWorker:
         self.hint_told = False  # a known hint was sent unasked, for this seq
         self.hint_for = -1  # a hint asked for a sync not received yet
         self.count = 0  # numbers the watch answers: the newest counts, whatever the order
+        self.texts: list[str] = []  # the texts of the mirror's line of moves
         self.counting = False  # the lists' sizes are still to be sent
         self.dailies: list[tuple[str, str]] = []  # (variant, date) asked for, oldest first
         self.draws: dict[str, tuple[bool, str | None]] = {}  # variant -> (winnable, level)
@@ -100,25 +103,60 @@ class DeskWorker:
                                               level if isinstance(level, str) else None)
 
     def sync(self, message: dict[str, Any]) -> None:
-        """Put the main table's game on the mirror (what searches found stays)."""
-        try:
-            game = engine.replay(message["game"])
-            spans = [(int(s), int(e), str(k)) for s, e, k in message.get("spans") or ()]
-        except (KeyError, TypeError, ValueError):
-            return
-        seq = message.get("seq")
+        """Put the main table's game on the mirror (what searches found stays): the moves
+        after those it keeps played in place, or, for another game, the game replayed."""
+        seq, keep = message.get("seq"), message.get("keep")
         if not isinstance(seq, int) or seq <= self.seq:  # (an older one, come late)
             return
-        self.seq = seq
+        try:
+            head = dict(message["head"])
+            moves = [str(m) for m in message["moves"]]
+            spans = [(int(s), int(e), str(k)) for s, e, k in message.get("spans") or ()]
+            if not isinstance(keep, int) or keep < 0 or (keep and (
+                    message.get("base") != self.seq or keep > len(self.texts))):
+                raise LookupError("not built on the line the mirror has")
+            texts = self.texts[:keep] + moves
+            if not (keep and self.follow(head, keep, moves)):
+                game = engine.replay(dict(head, moves=texts))
+                self.table.adopt(game)
+        except (KeyError, TypeError, ValueError, LookupError, engine.IllegalMove):
+            self.send("resync", seq=seq)  # the next sync brings the whole line
+            return
+        self.seq, self.texts = seq, texts
         daily = message.get("daily")
-        self.table.adopt(game, daily=daily if isinstance(daily, str) else "")
+        self.table.daily = daily if isinstance(daily, str) else ""
         self.table.spans = spans
+        self.desk.position_changed()
         self.hinting = False
         self.watching = True
         self.last_watch = ""
         self.hint_told = False
         if self.hint_for == seq:
             self.hint()
+
+    def follow(self, head: dict[str, Any], keep: int, moves: list[str]) -> bool:
+        """Bring the mirror's game to the player's line in place: back to the ``keep``
+        moves shared, then ``moves`` played, then the undo cursor where the player's is.
+        False when the game is another (it is then replayed)."""
+        game = self.table.game
+        if game.header() != dict(head, cursor=game.move_count, undo_count=game.undo_count) \
+                or (not moves and len(game.line) != keep):
+            return False
+        cursor = head.get("cursor")
+        if not isinstance(cursor, int) or not 0 <= cursor <= keep + len(moves):
+            raise ValueError("a cursor outside the line")
+        while game.move_count > keep and game.undo():
+            pass
+        while game.move_count < keep and game.redo():
+            pass
+        for text in moves:
+            game.play(engine.parse_move(game, text))
+        while game.move_count > cursor and game.undo():
+            pass
+        while game.move_count < cursor and game.redo():
+            pass
+        game.undo_count = head.get("undo_count", game.undo_count)
+        return True
 
     def hint(self) -> None:
         """Start the hint of the position in play (answered at once when known)."""

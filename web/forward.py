@@ -8,15 +8,20 @@ SolverDesk in a worker. Messages are JSON text both ways (:data:`post` sends one
 page's transport hands each answer to :meth:`ForwardingDesk.receive`):
 
 to the worker
-    ``sync`` (``seq``, the game's ``record()``, its undo ``spans``, ``daily``): the position
-    in play changed; ``hint`` (``seq``); ``daily_find`` (``variant``, ``date``, ``cache``:
-    the record of found dailies in storage); ``draw`` (``variant``, ``winnable``,
-    ``level``): draw the next new deal of a variant ahead.
+    ``sync`` (``seq``; ``base``, the seq it builds on; the game's ``head``, its
+    ``header()``; ``keep``, how many moves of the line the worker has stay, and ``moves``,
+    the texts of the line's moves after them, so that a move costs the same at move 500 as
+    at move 5; its undo ``spans`` and ``daily``): the position in play changed; ``hint``
+    (``seq``); ``daily_find`` (``variant``, ``date``, ``cache``: the record of found dailies
+    in storage); ``draw`` (``variant``, ``winnable``, ``level``): draw the next new deal
+    of a variant ahead.
 from the worker
-    ``ready``; ``counts`` (the winnable lists' sizes, for the menus); ``watch`` (``seq``,
-    what SolverDesk.watch answers, and the moves the way back undoes); ``hint`` (``seq``,
-    the hint's render fields); ``daily_find`` (``found``, ``deal``, the new ``cache``);
-    ``draw`` (a deal number drawn for a variant under the settings named).
+    ``ready`` (or ``error``: it could not start); ``counts`` (the winnable lists' sizes,
+    for the menus); ``watch`` (``seq``, what SolverDesk.watch answers, and the moves the
+    way back undoes); ``hint`` (``seq``, the hint's render fields); ``daily_find``
+    (``found``, ``deal``, the new ``cache``); ``draw`` (a deal number drawn for a variant
+    under the settings named); ``resync`` (it could not build on a sync: it missed the
+    one before; the next sync carries the whole line).
 
 Every answer about a position names the ``seq`` of the sync it was found for; one for an
 older position is dropped. Until the worker is up, or has answered, the desk says what it
@@ -48,6 +53,7 @@ HINT_WAIT_S = 1.5
 DAILIES = "dailies"  # the storage key of the found dailies (web/dailies.py's CACHE)
 CACHE_CHARS = 20_000
 MESSAGE_CHARS = 2_000_000  # a message from the worker is read with this limit
+MEMO = 32  # positions (with their history) whose answers are kept for a return to them
 
 # The levels of rated deals: engine/solver/rating.py's LEVELS, which the main thread does
 # not import (tests/web/test_forward_desk.py checks they are the same).
@@ -60,6 +66,22 @@ def rewind_words(undos: int) -> str:
     """What the table says after going back to a winnable position."""
     said = "1 move" if undos == 1 else f"{undos} moves"
     return f"Back {said}: this position can be won."
+
+
+def common_prefix(a: tuple, b: tuple) -> int:
+    """How many moves two lines share from the start (compared a slice at a time, in a
+    bisection: each comparison runs in the interpreter's own code)."""
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    low, high = 0, n  # a[:low] == b[:low], a[:high] != b[:high]
+    while high - low > 1:
+        middle = (low + high) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle
+    return low
 
 
 def dumps(message: "dict[str, Any]") -> str:
@@ -78,8 +100,13 @@ class ForwardingDesk:
         self.outbox: list[str] = []
         self.post: Callable[[str], None] = self.outbox.append  # the page sets its transport
         self.ready = False
+        self.failed = False  # the worker could not start: no solver this visit
         self.seq = 0  # of the last sync sent
-        self.sent = ""  # its text, but for the seq
+        self.sent = ""  # its text, but for the seq and the moves
+        self.game_sent: Any = None  # the game it was of
+        self.whole = 0  # the seq of the last sync that carried the whole line
+        self.line_sent: tuple = ()  # the line of moves the worker has
+        self.line: Any = None  # the position's key: the game and the line of play to it
         self.dirty = True  # the position may have changed since
         self.state: dict[str, Any] | None = None  # the worker's latest watch answer, this seq
         self.hints: dict[str, Any] | None = None  # its hint for this seq
@@ -90,6 +117,10 @@ class ForwardingDesk:
         self.found: dict[tuple[str, str], Any] = {}  # (variant, date) -> deal (or error)
         self.finding: set[tuple[str, str]] = set()
         self.check: tuple[str, str, int] | None = None  # a link's daily to confirm
+        # what the worker said of recent positions (by line of play), shown again at once
+        # on a return to one (an undo, a redo) while the worker answers anew
+        self.memo: dict[Any, Any] = {}
+        self.memo_order: list[Any] = []  # oldest first (MicroPython's dicts keep no order)
 
     # -- the messages ---------------------------------------------------------------------
 
@@ -103,15 +134,45 @@ class ForwardingDesk:
             return
         self.dirty = False
         table = self.table
-        body = {"game": table.game.record(), "spans": [list(s) for s in table.spans],
-                "daily": table.daily}
+        game = table.game
+        head = game.header()
+        body = {"head": head, "spans": [list(s) for s in table.spans], "daily": table.daily}
         text = dumps(body)
-        if text == self.sent:
+        line = game.line
+        sent = self.line_sent if game is self.game_sent else ()
+        if text == self.sent and line == sent:
             return
-        self.sent = text
+        self.remember()
+        keep = common_prefix(sent, line)
+        self.sent, self.game_sent, self.line_sent = text, game, line
+        # The position and the line of play to it (the moves undone since do not count).
+        start = head.get("start")
+        self.line = (head["variant"], head["seed"], None if start is None else dumps(start),
+                     line[:head["cursor"]])
         self.seq += 1
-        self.state = self.hints = None
-        self.send("sync", seq=self.seq, **body)
+        if not keep:
+            self.whole = self.seq
+        self.state, self.hints = self.memo.get(self.line) or (None, None)
+        body.update(seq=self.seq, base=self.seq - 1, keep=keep,
+                    moves=[str(m) for m in line[keep:]])
+        self.send("sync", **body)
+
+    def resync(self) -> None:
+        """The worker missed a sync: the next one carries the whole line."""
+        self.game_sent, self.line_sent, self.sent = None, (), ""
+        self.dirty = True
+        self.flush()
+
+    def remember(self) -> None:
+        """Keep what the worker said of the position being left (the newest :data:`MEMO`)."""
+        text = self.line
+        if text is None or (self.state is None and self.hints is None):
+            return
+        if text not in self.memo:
+            self.memo_order.append(text)
+        self.memo[text] = (self.state, self.hints)
+        while len(self.memo_order) > MEMO:
+            del self.memo[self.memo_order.pop(0)]
 
     def receive(self, text: str) -> None:
         """An answer from the worker: kept when it is still about the position in play."""
@@ -125,6 +186,11 @@ class ForwardingDesk:
         if kind == "ready":
             self.ready = True
             self.ask_draw(self.table.game.variant)
+        elif kind == "error":  # (the worker's transport says so when it could not start)
+            self.ready, self.failed = False, True
+        elif kind == "resync" and isinstance(message.get("seq"), int) \
+                and message["seq"] > self.whole:  # (not for a sync before a whole one)
+            self.resync()
         elif kind == "counts":
             self.counts = {"winnable_counts": message.get("winnable_counts"),
                            "level_counts": message.get("level_counts")}
@@ -171,10 +237,16 @@ class ForwardingDesk:
 
     def watch(self, ms: "Any" = None) -> "Payload":
         """What the worker found of the position in play; "done" once it has settled it
-        (or at once when the game is over)."""
-        done = self.table.game.status != "playing" or self.known("done") is True
-        return {"event": "watch", "done": done, "verdict": self.verdict(),
-                "unwinnable": self.unwinnable, "rewind": self.known("rewind")}
+        (or at once when the game is over). Until then "waiting" says the answer comes
+        from the worker, not from slices here: asking again at once only spins (the page
+        may wait a little before the next call)."""
+        done = self.table.game.status != "playing" or self.failed \
+            or self.known("done") is True
+        answer = {"event": "watch", "done": done, "verdict": self.verdict(),
+                  "unwinnable": self.unwinnable, "rewind": self.known("rewind")}
+        if not done:
+            answer["waiting"] = True
+        return answer
 
     # -- hints ----------------------------------------------------------------------------
 
@@ -427,4 +499,4 @@ class ForwardingDesk:
             payload.update(self.counts)
 
 
-__all__ = ["ForwardingDesk", "rewind_words"]
+__all__ = ["ForwardingDesk", "common_prefix", "rewind_words"]

@@ -4,7 +4,8 @@
 // And the solver's transport (window.ppSolver): the table's desk under MicroPython
 // (./desk.py, web/forward.py's ForwardingDesk) posts JSON text messages here; once the
 // table is ready, Pyodide starts in a worker (./pyodide-worker.mjs, web/deskworker.py)
-// and gets them, those posted before it came first; its answers go back to the desk.
+// and gets them, those posted before it came first; its answers go back to the desk
+// (with ?early, the worker starts at once).
 // Marks: pp:worker-start, pp:worker-ready (its first message) or pp:worker-error.
 
 function fail(message) {
@@ -45,8 +46,14 @@ function startWorker() {
   for (const text of waiting.splice(0)) worker.postMessage(text);
 }
 
-new MutationObserver((_, observer) => {
-  if (document.documentElement.dataset.app !== "ready") return;
-  observer.disconnect();
+// ?early: the worker starts with the page (its downloads then share the line with the
+// table's), to weigh a sooner verdict against a later table.
+if (new URLSearchParams(location.search).has("early")) {
   startWorker();
-}).observe(document.documentElement, { attributes: true, attributeFilter: ["data-app"] });
+} else {
+  new MutationObserver((_, observer) => {
+    if (document.documentElement.dataset.app !== "ready") return;
+    observer.disconnect();
+    startWorker();
+  }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-app"] });
+}

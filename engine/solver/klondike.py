@@ -41,8 +41,12 @@ moves in between never touch what it changed. So only lines where each such move
 followed by its use, maybe after other such moves put off to the same point, need
 searching, and the search skips such a move when no card that could take part in a use
 exists: a talon card, a run card or a foundation card (any of them, as returns can dig
-one out) of the right rank and colour. Random endgames checked against a brute-force
-search of the real rules (tests/engine/test_solver.py) keep this honest.
+one out) of the right rank and colour. For a talon card placed or a foundation card
+brought back, the card put on it must have a use in turn when it too comes from the
+talon or a foundation: so a chain of such cards must reach a card from a column
+(:func:`_chain_follows`, docs/solver.md §7.5). Random endgames checked against a
+brute-force search of the real rules (tests/engine/test_solver.py,
+tests/engine/test_solve_klondike.py) keep this honest.
 
 Dead positions: :func:`dead` proves some card can never reach its foundation.
 
@@ -235,10 +239,17 @@ class KlondikeSpace(Space[State]):
                 column_tops |= bits[2]
             else:
                 runs.append(0)
+        in_talon = home = 0
         for card in cards:
-            free |= 1 << card
+            in_talon |= 1 << card
         for s in range(4):
-            free |= ((1 << (found[s] + 1)) - 2) << (s << 4)
+            home |= ((1 << (found[s] + 1)) - 2) << (s << 4)
+        # a chain of cards put on a card placed from the talon or a foundation ends on a
+        # face-up column card or a foundation card above the Twos; it may go through talon
+        # cards and foundation Aces and Twos (see _chain_follows)
+        settled = free | (home & ~_LOW_BITS)
+        passing = in_talon | (home & _LOW_BITS)
+        free |= home | in_talon
         hosts = free | column_tops
         tops = [piles[F0 + s][-1] for s in range(4) if found[s]]
         # where each card fits: card -> columns whose top takes it
@@ -312,7 +323,7 @@ class KlondikeSpace(Space[State]):
             targets = fits.get(card, [])
             if card & RANK_MASK == KING and empty is not None:
                 targets = [empty]
-            if targets and not _can_follow(card, free):
+            if targets and not _chain_follows(card, passing, settled):
                 targets = []  # a card placed in the tableau must take a card at once
             if not to_found and not targets:
                 continue
@@ -331,7 +342,8 @@ class KlondikeSpace(Space[State]):
             targets = fits.get(card, [])
             if card & RANK_MASK == KING and empty is not None:
                 targets = [empty]
-            if not targets or not (_can_follow(card, free) or _below_fits(card, hosts)):
+            if not targets or not (_chain_follows(card, passing, settled)
+                                   or card & RANK_MASK > 2 and _below_fits(card, hosts)):
                 continue
             f = F0 + ((card >> 4) & 3)
             for d in targets:
@@ -353,9 +365,25 @@ def _first(item: tuple[int, Macro, list[Pile], int | None]) -> int:
     return item[0]
 
 
-def _can_follow(card: int, free: int) -> bool:
-    """A free card one rank lower in the other colour could come to lie on ``card``."""
-    return bool(free & _TAKES_BITS[card])
+def _chain_follows(card: int, passing: int, settled: int) -> bool:
+    """A card placed from the talon or brought back from a foundation can be of use only
+    if a card comes to lie on it (for a foundation card, or if the card under it comes back
+    too): see "moves must have a use". If that card comes from the talon or a foundation,
+    its own move needs a use in turn, and so on down, until a card comes from a column;
+    no card can lie on an Ace, nor on a foundation Two but an Ace, so a foundation Ace or
+    Two is of use only through a card put on it. True when a chain of cards one rank lower
+    and the other colour each, through ``passing`` cards (talon cards, foundation Aces and
+    Twos), reaches one of ``settled`` (face-up column cards, foundation cards above the
+    Twos, whose uses are not followed further)."""
+    reach = _TAKES_BITS[card]
+    while reach:
+        if reach & settled:
+            return True
+        reach &= passing
+        black = (reach | (reach >> 48)) & 0xFFFF
+        red = ((reach >> 16) | (reach >> 32)) & 0xFFFF
+        reach = (black >> 1) * _RED_LANES | (red >> 1) * _BLACK_LANES
+    return False
 
 
 def _below_fits(card: int, hosts: int) -> bool:
@@ -569,6 +597,7 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
 _ColumnBits = tuple[int, int, int, dict[int, int], int]
 _ACES = sum(1 << (s << 4 | 1) for s in range(4))
 _KING_BITS = sum(1 << (s << 4 | KING) for s in range(4))
+_LOW_BITS = sum(1 << (s << 4 | r) for s in range(4) for r in (1, 2))  # Aces and Twos
 _ALL = sum(1 << (s << 4 | r) for s in range(4) for r in range(1, KING + 1))
 _RED_LANES = 1 << 16 | 1 << 32  # a rank mask times this: that mask in hearts and diamonds
 _BLACK_LANES = 1 | 1 << 48  # ... in spades and clubs

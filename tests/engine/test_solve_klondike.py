@@ -242,3 +242,95 @@ def test_dead_when_the_two_of_spades_lies_under_the_only_king_that_could_move() 
     })
     assert not dead(won.state.piles) and not reference_dead(won.state.piles)
     assert brute_force(won) is True
+
+
+# --- a card placed from the talon or a foundation must start a chain of use ----------------
+
+
+def random_talon_position(rng: random.Random) -> Game:
+    """A Klondike endgame with a long talon: a third to two thirds of the cards in play in
+    the stock and waste, the rest over three to five columns (face down under the top)."""
+    heights = [rng.randint(4, 9) for _ in range(4)]
+    rest = [make_card(r, s) for s in range(4) for r in range(heights[s] + 1, KING + 1)]
+    rng.shuffle(rest)
+    piles: dict[str, list[str]] = {f"f{s}": suit_run(s, 1, heights[s]) for s in range(4)}
+    talon = rng.randint(len(rest) // 3, 2 * len(rest) // 3)
+    cut = rng.randint(0, talon)
+    return klondike_from(piles, rest, talon, cut, rng.randint(3, 5))
+
+
+def test_chain_answers_agree_with_a_brute_force_search_of_the_real_rules() -> None:
+    """docs/solver.md §7.5: a talon card goes to a column only when a chain of cards, each one
+    rank lower and of the other colour, through talon cards, can end on a card from a
+    column or a foundation. On random endgames with long talons, where cards from the talon
+    must often be stacked on each other before a column card can follow, the answer is the
+    brute force's (a rule that asked for a column or foundation card right on the placed
+    card answers some of these wrongly)."""
+    rng = random.Random("klondike-chains")
+    outcomes = []
+    while len(outcomes) < 40:
+        expected = check_against_brute_force(random_talon_position(rng), limit=30_000)
+        if expected is not None:
+            outcomes.append(expected)
+    assert any(outcomes)
+
+
+def plays(game: Game) -> set[str]:
+    """The space's steps from ``game``'s settled position, each as the card its last move
+    plays and where to (such as "7H>t3")."""
+    space = KlondikeSpace(game.rules)
+    auto, root = space.settle(game.state)
+    rules, index = game.rules, game.rules.index
+    found = set()
+    for macro, _ in space.children(root):
+        state = root
+        for move in macro:
+            before, state = state, rules.apply(state, move)
+            if move.dst.startswith(("t", "f")):
+                found.add(f"{card_text(state.piles[index[move.dst]][-1])}>{move.dst}")
+                break
+        del before
+    return found
+
+
+def test_a_chain_may_end_on_a_foundation_card_above_the_twos() -> None:
+    """docs/rules/klondike.md §9 row 3 (cards come back from the foundations): the 5 of hearts
+    lies on the 4 face down and needs a black 6; both are home, and a red 7 to bring one back
+    onto is in the waste only. So the win plays a red 7 from the waste onto the 8 of spades,
+    brings the 6 of spades back onto it and the 5 of hearts onto that: the placement is a
+    step (the chain 7, 6 ends on a foundation card), the solver wins, as the brute force."""
+    game = engine.from_position("klondike", {
+        "f0": suit_run(0, 1, 6), "f1": suit_run(1, 1, 3), "f2": suit_run(2, 1, 6),
+        "f3": suit_run(3, 1, 7), "t0": ["4h", "5H"], "t1": ["8C"],
+        "t2": "KS QH JS TH 9S 8H 7S 6H".split(), "t3": "KH QS JH TS 9H 8S".split(),
+        "t4": "KC QD JC TD 9C 8D".split(), "t5": "KD QC JD TC 9D".split(),
+        "waste": ["7H", "7D"]})
+    assert {"7H>t3", "7D>t3"} <= plays(game)
+    assert brute_force(game) is True
+    answer = engine.solve(game, budget_ms=20_000)
+    assert answer.result == "won" and replays_to_win(game, answer.moves)
+
+
+def test_a_chain_may_end_on_a_two_in_a_column_but_not_on_an_ace_or_two_at_home() -> None:
+    """The 2 of clubs lies face up on its Ace face down and needs a red 3; both are in the
+    stock, to go on the 4 of spades. A red 3 so placed is a step (the 2 of clubs can follow
+    it from its column), and the deal is won. With the 2 of clubs home instead (the Ace
+    too), only a red Ace could follow a red 3, and both are home, where they can never be
+    of use in a column (nothing lies on an Ace) or face down: no red 3 goes to the
+    tableau."""
+    stock = [f"{r}{s}".lower() for s in "SHDC" for r in "3456789TJQK"
+             if f"{r}{s}" not in ("3S", "4S")]
+    low = {"f0": suit_run(0, 1, 3), "f1": suit_run(1, 1, 2), "f2": suit_run(2, 1, 2)}
+    game = engine.from_position("klondike", {
+        **low, "t0": ["ac", "2C"], "t1": ["4S"], "stock": stock})
+    assert {"3H>t1", "3D>t1"} <= plays(game)
+    answer = engine.solve(game, budget_ms=20_000)
+    assert answer.result == "won" and replays_to_win(game, answer.moves)
+    # the Ace of diamonds face down under a King, so no red 3 is safe to play home at once
+    home = engine.from_position("klondike", {
+        "f0": suit_run(0, 1, 3), "f1": suit_run(1, 1, 2), "f3": suit_run(3, 1, 2),
+        "t0": ["ad", "KD"], "t1": ["4S"],
+        "stock": [f"{r}{s}".lower() for s in "SHDC" for r in "23456789TJQK"
+                  if f"{r}{s}" not in ("2S", "3S", "4S", "2H", "2C", "KD")]})
+    assert "3H>f1" in plays(home)
+    assert not {"3H>t1", "3D>t1"} & plays(home)

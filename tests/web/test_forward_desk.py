@@ -62,7 +62,13 @@ class Link:
         self.table = Table(Storage(backend or MemoryBackend()), now=now,
                            rng=random.Random(7), desk=ForwardingDesk)
         self.desk: ForwardingDesk = self.table.desk
-        self.desk.post = self.to_worker.append
+        self.log: list[str] = []  # every message the main desk sent
+
+        def post(text: str) -> None:
+            self.to_worker.append(text)
+            self.log.append(text)
+
+        self.desk.post = post
         self.worker: DeskWorker | None = None
         self.table.start(query)
         if up:
@@ -236,7 +242,7 @@ def test_before_the_worker_is_up_the_table_plays_with_the_rules_own_hint() -> No
     link = Link(f"?game=beleaguered-castle&deal={CASTLE_DEAL}", up=False)
     answer = link.handle("watch", {"ms": 4})
     assert answer == {"event": "watch", "done": False, "verdict": None, "unwinnable": False,
-                      "rewind": None}
+                      "rewind": None, "waiting": True}
     hint = link.handle("hint")
     assert hint["event"] == "hint" and hint["hint_proven"] is False
     assert engine.Move(*hint["hint"]) == engine.hint(link.table.game)
@@ -263,13 +269,17 @@ def test_an_answer_for_a_position_no_longer_in_play_is_dropped() -> None:
     while link.worker.busy:  # the worker settles the lost position; its answers wait
         link.worker.step()
     assert any(json.loads(m).get("verdict") == "lost" for m in link.to_main)
-    link.handle("undo")  # meanwhile the player took the move back
+    other = moves_of(link.table.game)[0]
+    play(link.table, other)  # meanwhile the player moved on
     while link.to_main:
         link.deliver(link.to_main)
     late = link.handle("watch")
-    assert late["verdict"] is None and late["done"] is False  # not "lost", never
+    assert late["verdict"] is None and late["done"] is False  # not the old one's, ever
     link.pump()
-    assert watched(link.table, link)["verdict"] == "won"
+    assert watched(link.table, link)["verdict"] == "lost"  # (its own: after a lost one)
+    link.handle("undo")
+    link.handle("undo")
+    assert link.handle("watch")["verdict"] == "won"  # the start, as said of it before
 
 
 def test_a_hint_under_way_is_cancelled_by_a_move() -> None:
@@ -405,3 +415,108 @@ def test_settings_for_new_deals_are_kept_as_the_solver_desk_keeps_them() -> None
                     {"level": {"klondike": None}, "winnable": {"klondike": False}}):
         assert link.handle("settings", changes)["settings"] == \
             mine.handle("settings", changes)["settings"]
+
+
+def test_a_return_to_a_position_shows_what_the_worker_said_of_it_at_once() -> None:
+    """Undo, redo: the render already has the verdict (then the worker's new answer)."""
+    link = Link(f"?game=beleaguered-castle&deal={CASTLE_DEAL}")
+    link.pump()
+    assert watched(link.table, link)["verdict"] == "won"
+    play(link.table, LOSING_MOVE)
+    link.handle("watch")
+    link.pump()
+    assert watched(link.table, link)["unwinnable"] is True
+    undone = link.handle("undo")  # nothing delivered since
+    assert (undone["verdict"], undone["unwinnable"]) == ("won", False)
+    assert link.handle("hint")["hint_proven"] is True  # the hint known there, at once
+    redone = link.handle("redo")
+    assert (redone["verdict"], redone["unwinnable"], redone["rewind"]) == \
+        ("lost", True, {"looking": False, "back": 1})
+    link.pump()
+    assert watched(link.table, link)["verdict"] == "lost"
+
+
+def test_only_the_newest_positions_are_remembered() -> None:
+    link = Link("?game=klondike&deal=1")
+    for _ in range(forward.MEMO + 5):
+        link.pump()
+        watched(link.table, link)
+        link.handle("stock")
+    link.handle("watch")
+    assert len(link.desk.memo) == len(link.desk.memo_order) == forward.MEMO
+
+
+def test_a_worker_that_could_not_start_leaves_the_table_without_a_solver_not_waiting() -> None:
+    link = Link(f"?game=beleaguered-castle&deal={CASTLE_DEAL}", up=False)
+    assert link.handle("watch")["done"] is False
+    link.desk.receive(json.dumps({"kind": "error", "error": "no Pyodide"}))
+    assert link.handle("watch") == {"event": "watch", "done": True, "verdict": None,
+                                    "unwinnable": False, "rewind": None}
+    assert link.handle("hint")["hint_proven"] is False  # the rules' own, at once
+    link.table.random_seed = lambda: 4321
+    assert link.handle("new", {})["seed"] == 4321
+
+
+def syncs(messages: list[str]) -> list[dict]:
+    return [m for m in map(json.loads, messages) if m["kind"] == "sync"]
+
+
+def test_a_sync_carries_only_the_moves_the_worker_lacks() -> None:
+    """Move after move, undo, redo, another line after an undo: each sync names what the
+    worker keeps and the moves after it, and the mirror stays the player's game; the
+    last sync of a long game is as small as an early one (counted in bytes)."""
+    link = Link("?game=klondike&deal=4")
+    link.pump()
+    game, sizes = link.table.game, []
+    for i in range(120):
+        legal = moves_of(game)
+        if not legal or game.status != "playing":
+            break
+        play(link.table, legal[(3 * i) % len(legal)])
+        if i % 10 == 9:
+            link.handle("undo")
+        if i % 20 == 14:
+            link.handle("undo")
+            link.handle("redo")
+        link.handle("watch")
+        sent = syncs(link.to_worker)
+        sizes += [len(json.dumps(s["moves"])) for s in sent]
+        link.pump()
+        assert link.worker.table.game.record() == game.record()
+        assert link.worker.table.spans == link.table.spans
+    assert game.move_count > 60
+    assert max(sizes[1:]) < 200  # a few moves a sync (a move and the cards sent home)
+    first = json.loads(link.desk.sent)  # (the head: the same few fields at any move)
+    assert set(first) == {"head", "spans", "daily"}
+
+
+def test_a_lost_sync_is_made_good_by_a_whole_one() -> None:
+    query = f"?game=beleaguered-castle&deal={CASTLE_DEAL}"
+    mine, link = solver_table(query=query), Link(query)
+    link.pump()
+    for table in (mine, link.table):
+        play(table, engine.Move("t0", "t6"))
+    link.handle("watch")
+    assert [s["kind"] for s in map(json.loads, link.to_worker)] == ["sync"]
+    link.to_worker.clear()  # lost on the way
+    for table in (mine, link.table):
+        play(table, LOSING_MOVE)
+    link.handle("watch")
+    (sync,) = syncs(link.to_worker)
+    assert sync["keep"] == 1 and sync["base"] == sync["seq"] - 1
+    play(link.table, moves_of(link.table.game)[0])  # and one more, built on the lost one
+    link.handle("watch")
+    link.handle("undo")
+    link.handle("watch")
+    before = len(link.log)
+    link.pump()  # the worker answers "resync" (three times): one whole sync follows
+    assert [s["keep"] for s in syncs(link.log[before:])] == [0]
+    assert link.worker.table.game.record() == link.table.game.record()
+    assert watched(link.table, link) == watched(mine)
+
+
+def test_common_prefix_of_two_lines() -> None:
+    a = tuple(range(10))
+    assert [forward.common_prefix(a, b) for b in (a, a[:4], a[:4] + (99,), (), (5,))] == \
+        [10, 4, 4, 0, 0]
+    assert forward.common_prefix(a[:7] + (1, 2), a) == 7

@@ -243,6 +243,7 @@ export class Board {
       const s = p.geom.scale; // in the pile's own pixels (a compact pile is drawn smaller)
       flights.push({ el: rec.el, from: [(from[0] - p.geom.x) / s, (from[1] - p.geom.y) / s],
         to: [rec.x, rec.y], turn, index, order: this.geom.order.indexOf(p.id),
+        src: m.origin?.id, alike: turn === "up" || (!turn && rec.text === "down"),
         attach: rec.waiting ? () => this.attach(m) : null });
     }
     this.motion.flyAll(flights);
@@ -311,6 +312,7 @@ export class Board {
       const order = this.geom.order.indexOf(p.id);
       p.cards.forEach((rec, index) => flights.push({ el: rec.el, to: [rec.x, rec.y], index, order,
         from: [origin[0] - p.geom.x, origin[1] - p.geom.y], turn: rec.text === "down" ? "" : "up",
+        src: "stock", alike: true,
         attach: rec.waiting ? () => this.attach({ rec, pile: p, turn: "" }) : null }));
     }
     this.motion.flyAll(flights, "deal");

@@ -29,9 +29,14 @@ const MS = {
 // between two cards kept within GAP_MS).
 const CASCADE_MS = { home: 1500, deal: 900 };
 const GAP_MS = [12, 40];
-// At most this many waiting cards join their piles in one frame (a slow frame stretches
-// the cascade rather than doing the work of many cards at once).
-export const ATTACH_PER_FRAME = 2;
+// The cascade's cards leave in waves: the cards due within WAVE_MS of the first (at most
+// WAVE_MAX) join their piles in one frame and fly with delays of their own, which the
+// compositor runs; the cards landed since the wave before are put to rest (their marks
+// taken off) in that frame too. The DOM changes in one frame of every few, and each such
+// frame's fixed work (layout, paint, layers) is shared by several cards. (A slow frame
+// stretches the cascade rather than doing the work of more cards at once.)
+export const WAVE_MS = 100;
+export const WAVE_MAX = 6;
 
 /** The speed factor now: 0 for no motion, else a multiplier of the durations above. */
 export function pace() {
@@ -57,6 +62,7 @@ export class Motion {
     this.running = new Set(); // animations that new input finishes at once
     this.queue = []; // cascade cards still to leave: [{f, due, opts}], due first
     this.frame = 0; // the animation frame that lets the next of them go
+    this.landed = []; // the cascade's flights ended but not yet put to rest
     this.waiting = []; // work to do once nothing flies (see settled)
     this.hintAnims = []; // the hint's lift and ghost: cancelled (not finished) when it goes
     this.ghost = null;
@@ -91,6 +97,7 @@ export class Motion {
     this.frame = 0;
     const queue = this.queue;
     this.queue = [];
+    this.landed = [];
     for (const { f } of queue) f.attach();
     for (const anim of [...this.running]) {
       anim.finish();
@@ -120,9 +127,12 @@ export class Motion {
    * the way; `attach`: for a card still where it was, what puts it in its new pile).
    * Cards bound for more than two piles at once (a finish, its undo, a Spider deal from the
    * stock) go one after another, lowest in their piles first, so a finish reads as the
-   * cards going home in order; while they fly, a card that left sooner lies over one that
-   * left later, and over those landed. A card with `attach` waits where it lies until its
-   * turn, then joins its pile in the frame it leaves in; the others wait at their start.
+   * cards going home in order; a card that left later lies over one that left sooner (it
+   * lands on it), and every card of the cascade over the cards at rest until it is put to
+   * rest itself. A card with `attach` waits where it lies until its wave, then joins its
+   * pile and waits there, drawn where it was, until its turn; the others wait at their
+   * start. `src`: the pile a card leaves (a wave takes no two cards from one pile unless
+   * `alike`: both show their backs there, as a deal's cards on the stock).
    */
   flyAll(flights, kind = "home") {
     const k = pace();
@@ -141,38 +151,61 @@ export class Motion {
     const gap = Math.max(GAP_MS[0], Math.min(GAP_MS[1], CASCADE_MS[kind] / flights.length));
     const start = performance.now();
     flights.forEach((f, i) => {
-      const opts = { turn: f.turn, k, ms: MS.many, above: flights.length - i };
+      const opts = { turn: f.turn, k, ms: MS.many, above: Math.min(i + 1, 99), cascade: true };
       if (f.attach) this.queue.push({ f, due: start + gap * i * k, opts });
       else this.fly(f.el, f.from, f.to, { ...opts, delay: gap * i });
     });
     this.leave(start);
   }
 
-  // The cascade's cards whose time has come leave (a few a frame); the next frame lets
-  // the next ones go.
+  // A wave of the cascade's cards, once the first of them is due: they join their piles
+  // and fly, each after its own delay (a frame that came late shifts every card still to
+  // leave by as much); the cards landed since the wave before are put to rest.
   leave(now) {
     this.frame = 0;
-    let n = 0;
-    while (this.queue.length && this.queue[0].due <= now && n < ATTACH_PER_FRAME) {
-      const { f, opts } = this.queue.shift();
-      f.attach();
-      this.fly(f.el, f.from, f.to, opts);
-      n += 1;
+    const queue = this.queue;
+    if (queue.length && queue[0].due <= now) {
+      this.rest();
+      const late = now - queue[0].due;
+      for (const item of queue) item.due += late;
+      const end = now + WAVE_MS * queue[0].opts.k;
+      const shown = new Set(); // piles a card of the wave leaves with its face showing
+      const wave = [];
+      while (queue.length && wave.length < WAVE_MAX && queue[0].due < end) {
+        const { src, alike } = queue[0].f;
+        if (src !== undefined && shown.has(src)) break;
+        if (src !== undefined && !alike) shown.add(src);
+        wave.push(queue.shift());
+      }
+      for (const { f } of wave) f.attach();
+      for (const { f, opts, due } of wave) {
+        this.fly(f.el, f.from, f.to, { ...opts, delay: (due - now) / opts.k });
+      }
     }
-    if (this.queue.length) this.frame = requestAnimationFrame((t) => this.leave(t));
+    if (queue.length) this.frame = requestAnimationFrame((t) => this.leave(t));
     else this.release();
+  }
+
+  // The cascade's cards that have landed lose their marks, all in one go.
+  rest() {
+    const landed = this.landed;
+    this.landed = [];
+    for (const anim of landed) this.land(anim, true);
   }
 
   /** One card from `from` to `to` (pile pixels). `through`: presses pass through it on
    * the way (a stock pressed again at once deals again rather than catching this card). */
   fly(el, from, to, { turn = "", k = pace(), delay = 0, ms = MS.move, through = true,
-    above = 0 } = {}) {
+    above = 0, cascade = false } = {}) {
     if (!k || (near(from, to) && !turn)) return;
     if (above) { // its own z-index, not an inherited custom property: nothing inside restyles
       if (el.ppZ === undefined) el.ppZ = el.style.zIndex;
       el.style.zIndex = String(500 + above);
     }
-    const timing = { duration: ms * k, delay: delay * k, fill: "backwards", easing: EASE };
+    // A cascade's card holds its last frame (its place) until it is put to rest: the end of
+    // its animation changes nothing drawn until then.
+    const timing = { duration: ms * k, delay: delay * k, fill: cascade ? "both" : "backwards",
+      easing: EASE };
     let frames = [{ transform: at(from) }, { transform: at(to) }];
     if (turn) {
       const mid = [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2];
@@ -182,8 +215,8 @@ export class Motion {
         { transform: at(to, " scaleX(1)") },
       ];
     }
-    this.track(el.animate(frames, timing), el, { through });
-    if (turn === "up") this.showBack(el, timing);
+    this.track(el.animate(frames, timing), el, { through, cascade });
+    if (turn === "up") this.showBack(el, timing, cascade);
   }
 
   /** A card turning over where it lies: edge on halfway, its back showing until then. */
@@ -202,7 +235,7 @@ export class Motion {
   // The face is already the new one: a back is laid over it until the card stands edge
   // on. (A child element, not a pseudo-element: animating one of those would make the
   // browser work out the styles at once, inside the input's handling.)
-  showBack(el, timing) {
+  showBack(el, timing, cascade = false) {
     const back = document.createElement("i");
     back.className = "back";
     el.append(back);
@@ -210,20 +243,38 @@ export class Motion {
       { opacity: 0 }];
     const anim = back.animate(frames, timing);
     anim.ppBack = back;
-    this.track(anim, el, { through: false });
+    this.track(anim, el, { through: false, cascade });
   }
 
   // (The card's marks while it flies are classes, set and taken off in one write each:
   // every write to a card is a mutation record for the page's observers to go through.)
-  track(anim, el, { through }) {
+  // A cascade's flight that ends waits to be put to rest with others (see ended).
+  track(anim, el, { through, cascade = false }) {
     anim.ppEl = el;
+    anim.ppCascade = cascade;
     el.ppFlights = (el.ppFlights || 0) + 1;
     anim.ppThrough = through;
     el.ppThrough = (el.ppThrough || 0) + (through ? 1 : 0);
     classes(el, through ? ["flying", "through"] : ["flying"], []);
     this.running.add(anim);
-    anim.onfinish = () => this.land(anim, true);
+    anim.onfinish = cascade ? () => this.ended(anim) : () => this.land(anim, true);
     anim.oncancel = () => this.land(anim);
+  }
+
+  // A cascade's flight ran its course: its card holds its place, marked, and is put to rest
+  // at the next wave, or with the others once nothing flies or waits to leave. (Each
+  // animation that ends by itself changes what the compositor draws: a frame of layout
+  // and layers for every card, were they put to rest one by one.)
+  ended(anim) {
+    if (!this.running.has(anim)) return;
+    this.landed.push(anim);
+    this.restIfDone();
+  }
+
+  restIfDone() {
+    if (this.landed.length && !this.queue.length && this.landed.length === this.running.size) {
+      this.rest();
+    }
   }
 
   // `ended`: the motion ran its course. Its finish event comes inside a frame, the one
@@ -231,6 +282,7 @@ export class Motion {
   // picture) runs in a task after it, so that frame stays short.
   land(anim, ended = false) {
     if (!this.running.delete(anim)) return;
+    if (anim.ppCascade) anim.cancel(); // it held its last frame: the card's own place
     const el = anim.ppEl;
     el.ppFlights -= 1;
     if (anim.ppThrough) el.ppThrough -= 1;
@@ -240,6 +292,7 @@ export class Motion {
       if (el.ppZ !== undefined) el.style.zIndex = el.ppZ; // (a Spider run's own order)
       el.ppZ = undefined;
     } else if (el.ppThrough <= 0) classes(el, [], ["through"]);
+    this.restIfDone();
     if (this.busy || !this.waiting.length) return;
     if (ended) setTimeout(() => this.release(), 0);
     else this.release();
