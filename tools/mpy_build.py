@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ENTRY = "web/main.py"
 APP_PACKAGES = ("engine", "web")
 # Modules (and packages) that run with the solver, in Pyodide: never on the main thread.
-WORKER_SIDE = ("engine.solver", "web.desk", "web.solving", "web.dailies")
+WORKER_SIDE = ("engine.solver", "web.desk", "web.deskworker", "web.solving", "web.dailies")
 MICROPYTHON_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 OUT = "build/mpy"  # where `make serve` writes the tree (mpy.toml lists it)
 
@@ -172,6 +172,30 @@ def build(out: Path, root: Path = ROOT) -> list[Path]:
     shutil.rmtree(out, ignore_errors=True)
     tmp.rename(out)
     return written
+
+
+def stale(out: Path, root: Path = ROOT) -> bool:
+    """Whether ``out`` is missing or older than a source, this tool or the pinned runtime."""
+    stamp = out / ".built"
+    if not stamp.exists():
+        return True
+    built = stamp.stat().st_mtime
+    sources = [*(root / "engine").rglob("*.py"), *(root / "web").rglob("*.py"),
+               Path(__file__), root / "package.json"]
+    return any(p.stat().st_mtime > built for p in sources if "__pycache__" not in p.parts)
+
+
+def ensure(out: Path, root: Path = ROOT) -> None:
+    """Build ``out`` when it is stale, one process at a time (parallel test processes
+    share it): what `make mpy` does, for a test run that did not go through make."""
+    import fcntl
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out.parent / ".mpy_build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if stale(out, root):
+            build(out, root)
+            (out / ".built").touch()
 
 
 def main() -> int:

@@ -163,8 +163,10 @@ def watch_page(page, log: BrowserLog) -> None:
 def base_url():
     if not (ROOT / "vendor" / "VERSIONS").exists():
         pytest.fail("vendor/ is missing: run `make vendor` (or `make test`)")
+    from tools.mpy_build import OUT, ensure
     from tools.serve import start_server
 
+    ensure(ROOT / OUT)  # the page's bytecode, as `make mpy` makes it
     server, url = start_server(ROOT)
     yield url
     server.shutdown()

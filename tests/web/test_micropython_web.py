@@ -18,8 +18,8 @@ The solver's part of the table (web/desk.py, with web/solving.py and web/dailies
 with Pyodide: the controller is handed a stand-in desk (FakeDesk) here. The entry script,
 web/main.py, runs as PyScript runs it (top-level await) in both, with a stand-in for the
 ``pyscript`` module (whose window has the solver's transport with no worker behind it),
-and its table has the real forwarding desk, web/forward.py (test_the_entry_script_...). web/host.py is only a type
-(a Protocol) and is not run.
+and its table has the real forwarding desk, web/forward.py (test_the_entry_script_...).
+web/host.py is only a type (a Protocol) and is not run.
 """
 
 import json

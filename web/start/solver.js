@@ -48,6 +48,8 @@ function start() {
     }
     if (listener) listener(data);
     else heard.push(data);
+    // For web/table/table.js: a watch that waits for the worker asks again now.
+    dispatchEvent(new Event("pp:solver"));
   };
   worker.onerror = (event) => {
     performance.mark("pp:solver-error");

@@ -67,6 +67,8 @@ class App {
     this.hinting = false;
     this.watchGen = 0;
     this.watchTimer = 0;
+    this.watchWaiting = -1; // the watchGen of a watch waiting for the solver's worker
+    addEventListener("pp:solver", () => this.solverSpoke());
   }
 
   start(bridge, json) {
@@ -208,8 +210,19 @@ class App {
       const answer = this.call("watch", { ms: WATCH_SLICE_MS });
       if (!answer) return;
       this.ui.setVerdict(answer);
-      if (!answer.done) this.watch(true);
+      if (answer.done) return;
+      // The solver's worker has not answered for this position yet: no asking again
+      // until it says something (web/start/solver.js's "pp:solver" event).
+      if (answer.waiting) this.watchWaiting = gen;
+      else this.watch(true);
     });
+  }
+
+  // A message from the solver's worker came in: a watch waiting for it goes on.
+  solverSpoke() {
+    if (this.watchWaiting !== this.watchGen) return;
+    this.watchWaiting = -1;
+    this.watch(true);
   }
 
   showHint([src, dst, count]) {
