@@ -48,6 +48,10 @@ MISPLACED_JS = """() => {
 # No card of the table is flying: a move's own animation has landed (motion may be on).
 CARDS_LANDED_JS = """() => !document.getAnimations().some((a) => !(a instanceof CSSAnimation)
     && a.playState === 'running' && a.effect?.target?.closest?.('#table'))"""
+# The solver's worker (web/start/solver.js) said its first word: "ready" or an error.
+SOLVER_SPOKE_JS = """() => performance.getEntriesByName('pp:solver-ready').length
+    + performance.getEntriesByName('pp:solver-error').length > 0"""
+SOLVER_READY_JS = "() => performance.getEntriesByName('pp:solver-ready').length"
 APP_SHOWN_JS = "() => !!window.ppTable && !!document.querySelector('[data-pile]')"
 SET_STORAGE_JS = """(items) => {
     localStorage.clear();
@@ -99,6 +103,12 @@ class TablePage:
         self.page.wait_for_function(READY_JS, timeout=READY_MS)
         state = self.page.evaluate("document.documentElement.dataset.app")
         assert state == "ready", self.page.inner_text("#loading")
+
+    def wait_solver(self) -> None:
+        """Wait until the solver's worker is up (it starts once the table is playable;
+        until then the table answers without it: the rules' hint, no verdict)."""
+        self.page.wait_for_function(SOLVER_SPOKE_JS, timeout=READY_MS)
+        assert self.page.evaluate(SOLVER_READY_JS) == 1, "the solver's worker did not start"
 
     def open(self, variant: str, seed: int) -> engine.Game:
         """Open deal ``seed`` of ``variant`` by its link; the CPython twin of the game."""

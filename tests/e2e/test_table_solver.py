@@ -1,9 +1,11 @@
-"""The solver in the page (docs/solver.md §12), against the CPython solver.
+"""The solver in the page's worker (docs/solver.md §12), against the CPython solver.
+
+Each test waits for the worker (it starts once the table is playable) before asking it.
 
 - Hint first asks the solver: on a deal the solver wins quickly the highlighted move is
-  the first move of the CPython solver's line; the search runs in slices, so no long task
-  (> 50 ms, PerformanceObserver "longtask") happens while it thinks, and a move made
-  meanwhile cancels it.
+  the first move of the CPython solver's line; the search runs off the main thread, so no
+  long task (> 50 ms, PerformanceObserver "longtask") happens on the page while it
+  thinks, and a move made meanwhile cancels it.
 - "Winnable deals only" (New Game menu, per game) deals a number from the shipped list,
   and is greyed out with a reason for a game without a list.
 - "This game can no longer be won" appears on a position the CPython solver proves lost
@@ -12,11 +14,9 @@
 
 from __future__ import annotations
 
-import json
-
 import engine
 from engine import Move
-from tests.e2e.table_helpers import _desk, _table, first_move  # noqa: F401 (fixtures)
+from tests.e2e.table_helpers import READY_MS, _desk, _table, first_move  # noqa: F401 (fixtures)
 
 HINT_JS = """() => {
     const from = [...document.querySelectorAll('[data-hint="from"]')];
@@ -75,6 +75,7 @@ def test_hint_highlights_the_first_move_of_the_solvers_line(table):
     answer = engine.solve(game, budget_ms=5000)
     assert answer.result == "won"
     assert answer.moves[0] != engine.hint(game)  # the heuristic would show another move
+    table.wait_solver()  # (before it is up, Hint gives the heuristic's move)
     table.page.keyboard.press("h")
     table.page.wait_for_function(HINT_SHOWN_JS)
     first = answer.moves[0]
@@ -90,6 +91,7 @@ def hint_long_tasks(table, game: engine.Game) -> tuple[list[int], float]:
     took at worst in the same window (a busy shared machine stretches every task, the
     page's own or not)."""
     page = table.page
+    table.wait_solver()
     page.evaluate(SETTLED_JS)  # the new deal's cards are drawn (that is not under test)
     page.evaluate(LONG_TASKS_JS)
     began = page.evaluate("performance.now()")
@@ -124,6 +126,7 @@ def test_no_long_task_while_the_solver_thinks_about_a_hint(table):
 def test_a_move_during_the_hint_search_cancels_it(table):
     game = table.new(*HARD_TOO)
     assert engine.solve(game, budget_ms=400).result == "unknown"
+    table.wait_solver()
     page = table.page
     page.keyboard.press("h")
     assert page.get_attribute('[data-action="hint"]', "aria-busy") == "true"
@@ -165,12 +168,24 @@ def open_menu_on(table, variant: str) -> None:
     table.page.check(f'#menu-variants input[value="{variant}"]')
 
 
+def wait_lists_known(table) -> None:
+    """The menu (open) got the winnable lists' sizes: the solver's worker sends them once
+    it has settled the position in play; until then the box waits for it."""
+    table.page.wait_for_function(
+        """() => !document.getElementById('menu-winnable-note').textContent
+            .includes('until the solver has started')""", timeout=READY_MS)
+
+
 def test_winnable_only_deals_a_number_from_the_shipped_list(table):
     variant = "klondike"
     assert engine.winnable_deals(variant), "klondike ships a winnable-deal list"
     table.goto(fresh=True)
     open_menu_on(table, variant)
     box = table.page.locator("#menu-winnable")
+    # The lists' sizes come from the solver's worker: until it is up, the box waits.
+    assert "until the solver has started" in table.text("#menu-winnable-note")
+    assert box.is_disabled()
+    wait_lists_known(table)
     assert box.is_enabled() and not box.is_checked()
     box.check()
     assert "proved winnable" in table.text("#menu-winnable-note")
@@ -193,29 +208,24 @@ def test_winnable_only_is_greyed_out_for_a_game_without_a_list(table):
     listed = f"**/engine/solver/data/winnable-{bare}.txt"
     page = table.page
     empty = "# no deals yet\n"
-    bundle = "**/files_after_start.json"  # the solver's files in one, for an early import
-
-    def emptied_in_bundle(route) -> None:
-        files = json.loads(route.fetch().text())
-        for path in files:
-            if path.endswith(f"winnable-{bare}.txt"):
-                files[path] = empty
-        route.fulfill(status=200, content_type="application/json", body=json.dumps(files))
 
     page.route(listed, lambda route: route.fulfill(status=200, body=empty))
-    page.route(bundle, emptied_in_bundle)
-    page.evaluate(FORGET_SW_JS)  # so that the page itself fetches the list, as on a first visit
+    page.evaluate(FORGET_SW_JS)  # so that the worker fetches the list, as on a first visit
     try:
         table.goto(fresh=True)
+        table.wait_solver()
         open_menu_on(table, bare)
+        wait_lists_known(table)
         assert table.page.locator("#menu-winnable").is_disabled()
-        assert table.text("#menu-winnable-note").startswith("Not available")
+        assert table.text("#menu-winnable-note").startswith(
+            "Not available for Doublets: no deals proved winnable")
         table.close_dialogs()
     finally:
         page.unroute(listed)
-        page.unroute(bundle)
     table.goto(fresh=True)
+    table.wait_solver()
     open_menu_on(table, bare)
+    wait_lists_known(table)
     assert table.page.locator("#menu-winnable").is_enabled()
     table.close_dialogs()
 

@@ -87,6 +87,8 @@ export class Ui {
     this.titles = {};
     this.winnableCounts = {};
     this.levelCounts = {};
+    this.countsKnown = false;
+    addEventListener("pp:solver", () => this.els.menu.open && this.askCounts());
     this.canUndo = false;
     this.playing = true;
     this.verdictSaid = ""; // the verdict last announced (an unchanged one is not repeated)
@@ -266,13 +268,21 @@ export class Ui {
     this.els.settings.showModal();
   }
 
-  openMenu() {
-    // The winnable lists' sizes come with a settings answer; the first table has none.
-    if (!this.countsAsked) {
-      this.countsAsked = true;
-      const answer = this.h.ask("settings", {});
-      if (answer?.level_counts) this.levelCounts = answer.level_counts;
+  // The winnable lists' sizes come with a settings answer once the solver's worker has
+  // sent them (web/forward.py); the first table has none. Asked as the menu opens, and
+  // again whenever the worker speaks while the menu is open, until they came.
+  askCounts() {
+    if (this.countsKnown) return;
+    const answer = this.h.ask("settings", {});
+    if (answer?.level_counts) {
+      this.countsKnown = true;
+      this.levelCounts = answer.level_counts;
+      this.showWinnable();
     }
+  }
+
+  openMenu() {
+    this.askCounts();
     const current = this.variant;
     for (const r of this.els.variants.querySelectorAll("input")) r.checked = r.value === current;
     this.els.deal.value = "";
@@ -308,8 +318,10 @@ export class Ui {
       ? `New deals of ${title} are drawn from ${count.toLocaleString("en")} deal numbers ` +
         "the solver has proved winnable (a deal number typed below is dealt as it is)." +
         ratedText
-      : `Not available for ${title}: no deals proved winnable by the solver are ` +
-        "included for it yet.";
+      : !this.countsKnown
+        ? `Not available for ${title} until the solver has started (in a moment).`
+        : `Not available for ${title}: no deals proved winnable by the solver are ` +
+          "included for it yet.";
   }
 
   // Today's daily deal of the game chosen in the menu (the page's local date). It is
