@@ -29,6 +29,7 @@ from web.storage import MemoryBackend, Storage
 DAILIES = "dailies"
 SLICE_MS = 20.0  # a worker's slice: nothing else waits on this thread but the messages
 MESSAGE_CHARS = 2_000_000
+AHEAD = 200  # moves of a winning line sent ahead with a watch answer
 HINT_FIELDS = ("event", "hint", "announce", "hint_proven", "hint_words")
 
 
@@ -225,6 +226,10 @@ class DeskWorker:
             look = self.desk.look_back
             moves = self.desk.undo_steps(look.found)[1] if look and look.found else 0
         answer["moves"] = moves
+        line = self.desk.line if answer["verdict"] == "won" else None
+        if line is not None:  # the main desk follows a move along it at once
+            at = line.index[self.table.game.state]
+            answer["ahead"] = [str(m) for m in line.moves[at:at + AHEAD]]
         text = dumps(answer)
         if text != self.last_watch:
             self.last_watch = text

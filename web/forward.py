@@ -17,17 +17,20 @@ to the worker
     of a variant ahead.
 from the worker
     ``ready`` (or ``error``: it could not start); ``counts`` (the winnable lists' sizes,
-    for the menus); ``watch`` (``seq``, what SolverDesk.watch answers, and the moves the
-    way back undoes); ``hint`` (``seq``, the hint's render fields); ``daily_find``
-    (``found``, ``deal``, the new ``cache``); ``draw`` (a deal number drawn for a variant
+    for the menus); ``watch`` (``seq``, what SolverDesk.watch answers, the moves the
+    way back undoes, and on a winning line the texts of its next moves, ``ahead``);
+    ``hint`` (``seq``, the hint's render fields); ``daily_find`` (``found``, ``deal``,
+    the new ``cache``); ``draw`` (a deal number drawn for a variant
     under the settings named); ``resync`` (it could not build on a sync: it missed the
     one before; the next sync carries the whole line).
 
 Every answer about a position names the ``seq`` of the sync it was found for; one for an
-older position is dropped. Until the worker is up, or has answered, the desk says what it
-knows: no verdict yet ("watch" not done, so the page keeps asking), a hint from
-``engine.hint`` (the rules' own heuristic), a random deal without the opening check, the
-daily deal "not found yet" (the page's search keeps asking).
+older position is dropped. A move along the winning line the worker sent ahead is
+winnable at once, and a move from a position proved lost is lost at once, before the
+worker's answer for it (as SolverDesk knows them at once). Until the worker is up, or has
+answered, the desk says what it knows: no verdict yet ("watch" not done, so the page keeps
+asking), a hint from ``engine.hint`` (the rules' own heuristic), a random deal without the
+opening check, the daily deal "not found yet" (the page's search keeps asking).
 """
 
 import json
@@ -82,6 +85,33 @@ def common_prefix(a: tuple, b: tuple) -> int:
         else:
             high = middle
     return low
+
+
+def implied(before: "Any", state: "dict[str, Any] | None", after: "Any") -> "Any":
+    """What the worker's answer for the position ``before`` says of the position ``after``
+    when that one was reached from it by moves (the same game): on the winning line it
+    sent ahead, winnable; after a position proved lost, lost (an earlier winnable position
+    is looked for when one was found or looked for before). Not "done": the worker's own
+    answer still comes. None when nothing follows."""
+    if state is None or before is None or before[:3] != after[:3]:
+        return None
+    old, new = before[3], after[3]
+    played = len(new) - len(old)
+    if played < 1 or new[:len(old)] != old:
+        return None
+    verdict = state.get("verdict")
+    if verdict == "won":
+        ahead = state.get("ahead") or []
+        if len(ahead) < played or [str(m) for m in new[len(old):]] != ahead[:played]:
+            return None
+        return {"verdict": "won", "unwinnable": False, "rewind": None,
+                "ahead": ahead[played:]}
+    if verdict == "lost":
+        back = state.get("rewind") or {}
+        looking = bool(back.get("looking") or back.get("back"))
+        return {"verdict": "lost", "unwinnable": True,
+                "rewind": {"looking": looking, "back": 0}}
+    return None
 
 
 def dumps(message: "dict[str, Any]") -> str:
@@ -147,12 +177,15 @@ class ForwardingDesk:
         self.sent, self.game_sent, self.line_sent = text, game, line
         # The position and the line of play to it (the moves undone since do not count).
         start = head.get("start")
+        before, state = self.line, self.state
         self.line = (head["variant"], head["seed"], None if start is None else dumps(start),
                      line[:head["cursor"]])
         self.seq += 1
         if not keep:
             self.whole = self.seq
         self.state, self.hints = self.memo.get(self.line) or (None, None)
+        if self.state is None:
+            self.state = implied(before, state, self.line)
         body.update(seq=self.seq, base=self.seq - 1, keep=keep,
                     moves=[str(m) for m in line[keep:]])
         self.send("sync", **body)

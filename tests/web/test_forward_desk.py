@@ -436,6 +436,34 @@ def test_a_return_to_a_position_shows_what_the_worker_said_of_it_at_once() -> No
     assert watched(link.table, link)["verdict"] == "lost"
 
 
+def test_a_move_along_the_winning_line_or_after_a_loss_has_its_verdict_at_once() -> None:
+    """As SolverDesk knows it in the move's own render: nothing delivered between."""
+    query = f"?game=beleaguered-castle&deal={CASTLE_DEAL}"
+    mine, link = solver_table(query=query), Link(query)
+    assert watched(link.table, link)["verdict"] == watched(mine)["verdict"] == "won"
+    line = engine.solve(link.table.game.copy(), budget_ms=GENEROUS_MS).moves
+    for move in line[:4]:
+        rendered = play(link.table, move)
+        assert (rendered["verdict"], rendered["unwinnable"]) == ("won", False)
+        assert link.handle("watch")["done"] is False  # the worker's own answer still comes
+        assert seen(rendered) == seen(play(mine, move))
+    off = next(m for m in moves_of(mine.game) if m != line[4])
+    rendered = play(link.table, off)  # off the line: not known until the worker says
+    assert rendered["verdict"] is None
+    play(mine, off)
+    link.pump()
+    assert watched(link.table, link)["verdict"] == watched(mine)["verdict"]
+
+    lost = Link(f"?game=beleaguered-castle&deal={CASTLE_DEAL}")
+    play(lost.table, LOSING_MOVE)
+    assert watched(lost.table, lost)["unwinnable"] is True
+    rendered = play(lost.table, moves_of(lost.table.game)[0])
+    assert (rendered["verdict"], rendered["unwinnable"]) == ("lost", True)
+    assert rendered["rewind"] == {"looking": True, "back": 0}  # the worker finds how far
+    lost.pump()
+    assert watched(lost.table, lost)["rewind"]["back"] == 2
+
+
 def test_only_the_newest_positions_are_remembered() -> None:
     link = Link("?game=klondike&deal=1")
     for _ in range(forward.MEMO + 5):
