@@ -20,12 +20,15 @@ const OURS = `${PREFIX}${scopeKey(new URL(SCOPE).pathname)}-`;
 const CACHE = BUILD.version && OURS + BUILD.version;
 // The names the app's earlier versions used, with no scope in them; one of these is ours
 // when it holds our page (a precache) or a snapshot of our Pyodide (the snapshot cache).
+// Earlier versions also kept a snapshot of Python's memory in a cache of their scope; the
+// app no longer makes one, so that cache is only deleted.
 const UNSCOPED_PRECACHE = /^pocket-patience-[0-9a-f]{16}$/;
 const UNSCOPED_SNAPSHOT = "pp-pyodide-snapshot";
+const OUR_SNAPSHOT = `${UNSCOPED_SNAPSHOT}-${scopeKey(new URL(SCOPE).pathname)}`;
 const PYODIDE = new URL("./vendor/pyodide/", SCOPE).href;
 
 // The scope's key in cache names: FNV-1a (32 bits, hex) of the scope's path's UTF-8
-// bytes. web/start/pyodide-loader.mjs and tools/precache.py compute the same.
+// bytes. tools/precache.py computes the same.
 function scopeKey(path) {
   let hash = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(path)) {
@@ -45,7 +48,8 @@ self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     const names = await caches.keys();
     await Promise.all(names.map(async (name) => {
-      if (name.startsWith(OURS) ? name !== CACHE : await unscopedOfOurs(name)) {
+      if (name.startsWith(OURS) ? name !== CACHE
+        : name === OUR_SNAPSHOT || await unscopedOfOurs(name)) {
         await caches.delete(name);
       }
     }));

@@ -3,11 +3,11 @@
     python tools/build_dist.py [--out dist]      # `make dist` runs this
 
 It copies exactly the files the service worker precaches (tools/precache.py: the page,
-manifest, icons, pyscript.toml, engine/ and web/ sources, the vendored PyScript and
-Pyodide files) and writes service-worker.js with the precache list and the content-hash
-cache name baked in, plus Pyodide's plain standard library (the page's fallback when the
-precompiled one cannot be downloaded; not precached) and the solver's files in one
-download (tools/later_bundle.py; not precached either). Nothing else goes in (no tests,
+manifest, icons, mpy.toml and pyscript.toml, the first table's bytecode, engine/ and web/
+sources, the vendored PyScript, MicroPython and Pyodide files) and writes
+service-worker.js with the precache list and the content-hash cache name baked in, plus
+Pyodide's plain standard library (the solver worker's fallback when the precompiled one
+cannot be downloaded; not precached). Nothing else goes in (no tests,
 tools or node_modules). The folder works from any path on a host (every URL in the app
 is relative); the host must serve
 .wasm as application/wasm and .mjs as JavaScript, which common hosts do.
@@ -27,10 +27,9 @@ import sys
 from pathlib import Path
 
 try:  # as tools.build_dist (tests) or as a script
-    from tools import later_bundle, precache
+    from tools import precache
     from tools.precompress import SUFFIXES, compressible, write_siblings
 except ImportError:  # pragma: no cover
-    import later_bundle  # type: ignore[no-redef]
     import precache  # type: ignore[no-redef]
     from precompress import SUFFIXES, compressible, write_siblings  # type: ignore[no-redef]
 
@@ -50,19 +49,13 @@ def build(out: Path, root: Path = ROOT) -> dict:
         target = out / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(root / rel, target)
-    # The plain standard library is not precached but stays reachable: the page falls back
-    # to it when the compiled one fails to download twice.
+    # The plain standard library is not precached but stays reachable: the solver's worker
+    # falls back to it when the compiled one is not served.
     plain = root / precache.PLAIN_STDLIB
     if plain.exists() and not (out / precache.PLAIN_STDLIB).exists():
         shutil.copy2(plain, out / precache.PLAIN_STDLIB)
     (out / precache.TEMPLATE).write_bytes(precache.render_service_worker(root))
     to_compress = [out / precache.TEMPLATE]
-    # The solver's files in one download, for an import of the solver that cannot wait
-    # (not precached: that download goes past the service worker).
-    bundle = later_bundle.render(root)
-    if bundle is not None:
-        (out / later_bundle.BUNDLE).write_bytes(bundle)
-        to_compress.append(out / later_bundle.BUNDLE)
     for url in info["files"]:
         rel = url.removeprefix("./")
         if compressible(root / rel) and not copy_siblings(root / rel, out / rel):

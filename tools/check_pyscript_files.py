@@ -1,16 +1,12 @@
-"""Keep the [files] table of pyscript.toml in step with the Python sources.
+"""Keep the [files] tables of pyscript.toml and mpy.toml in step with the Python sources.
 
-PyScript copies into Pyodide's file system only the files that pyscript.toml lists, so a
-new engine module that is not listed works in CPython and fails in the browser. This tool
-lists, as `"./<path>" = "<path>"` and sorted, every file of the engine package (its
-modules, in its sub-packages too, and the data files it reads, such as
-engine/solver/data/*.txt; no caches, no dotfiles) and every `*.py` under web/ except
-web/main.py, the page's entry script, which index.html loads itself.
-
-The solver (engine/solver/: its modules and its lists of deals) is not needed to draw and
-play the first table, so it is listed apart, in the [files_after_start] table, which
-PyScript ignores: web/start/pyodide-loader.mjs writes those files into Python's file
-system once the table is playable, or at once when Python imports the solver before that.
+pyscript.toml lists the files of the solver's worker (Pyodide, web/start/solver-worker.mjs
+writes them into Python's file system), so a new engine module that is not listed works in
+CPython and fails in the browser. This tool lists, as `"./<path>" = "<path>"` and sorted,
+every file of the engine package (its modules, in its sub-packages too, and the data files
+it reads, such as engine/solver/data/*.txt; no caches, no dotfiles) and every `*.py` under
+web/ except web/main.py, the page's entry script, which index.html loads itself. The
+solver's own (engine/solver/) are listed apart, in the [files_after_start] table.
 
 The page's main thread runs MicroPython (docs/architecture.md §8), configured by
 mpy.toml: its [files] table lists the first table's modules, precompiled to .mpy under
@@ -56,8 +52,8 @@ HEADER = GENERATED + (
     "# except the solver's, listed in [files_after_start].\n"
 )
 LATER_HEADER = GENERATED + (
-    "# The solver's files (engine/solver/): web/start/pyodide-loader.mjs writes them into\n"
-    "# Python's file system after the first table, or when Python imports the solver.\n"
+    "# The solver's files (engine/solver/), which only the worker's Python imports; none\n"
+    "# is fetched before the first table is playable (web/start/solver-worker.mjs).\n"
 )
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = "service-worker.js"
 CACHE_PREFIX = "pocket-patience-"
-SNAPSHOT_CACHE_PREFIX = "pp-pyodide-snapshot-"  # web/start/pyodide-loader.mjs
+SNAPSHOT_CACHE_PREFIX = "pp-pyodide-snapshot-"  # earlier versions' (service-worker.js)
 BUILD_LINE = re.compile(r"^const BUILD = .*; // @build$", re.MULTILINE)
 
 # The page and its configuration, always.
@@ -113,7 +113,8 @@ def cache_name(version: str, scope_path: str) -> str:
 
 
 def snapshot_cache_name(scope_path: str) -> str:
-    """The Python snapshot cache's name for the app served from ``scope_path``."""
+    """The name of the Python snapshot cache that earlier versions of the app served
+    from ``scope_path`` kept (the service worker deletes it)."""
     return SNAPSHOT_CACHE_PREFIX + scope_key(scope_path)
 
 

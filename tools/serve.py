@@ -41,11 +41,10 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 try:  # as tools.serve (tests, bench) or as a script (python tools/serve.py)
-    from tools import later_bundle, precache
+    from tools import precache
     from tools.precompress import CODINGS
     from tools.precompress import compressible as is_compressible
 except ImportError:  # pragma: no cover
-    import later_bundle  # type: ignore[no-redef]
     import precache  # type: ignore[no-redef]
     from precompress import CODINGS  # type: ignore[no-redef]
     from precompress import compressible as is_compressible  # type: ignore[no-redef]
@@ -150,10 +149,6 @@ class Handler(SimpleHTTPRequestHandler):
             return None
 
         path = Path(self.translate_path(self.path))
-        if parts == [later_bundle.BUNDLE] and not path.is_file():
-            bundle = later_bundle.render(Path(self.directory))
-            if bundle is not None:
-                return self._send_bytes(bundle, CONTENT_TYPES[".json"])
         if path.is_dir():
             if not parsed.path.endswith("/"):
                 self.send_response(http.HTTPStatus.MOVED_PERMANENTLY)
@@ -239,9 +234,8 @@ class Handler(SimpleHTTPRequestHandler):
         return coding, io.BytesIO(data), f'{etag[:-1]}-{coding}.{sib.st_mtime_ns:x}"'
 
     def _send_bytes(self, body: bytes, content_type: str):
-        """A generated response (the service worker with its precache list filled in,
-        tools/later_bundle.py's bundle), gzipped when the request accepts it, as a host
-        would send dist/'s copy."""
+        """A generated response (the service worker with its precache list filled in),
+        gzipped when the request accepts it, as a host would send dist/'s copy."""
         coding = None
         if self.compress:
             coding = choose_coding(self.headers.get("Accept-Encoding"), ["gzip"])

@@ -6,15 +6,17 @@ before the first table is drawn. So tools/vendor.py writes:
 
 - python_stdlib_compiled.zip, the *core*: the modules of the start-up import closure
   (and every non-module entry); Pyodide mounts it as its standard library;
-- python_stdlib_rest.zip: every other module, which web/start/pyodide-loader.mjs mounts
-  in the background once the table is playable, or at once (synchronously) when Python
-  imports one of them before that.
+- python_stdlib_rest.zip: every other module, which web/start/solver-worker.mjs fetches
+  in the background as Pyodide starts and mounts when Python first imports one of them
+  (waiting for it, synchronously, if it has not come by then).
 
-The closure is never written by hand: tools/stdlib_pyc.mjs starts Pyodide's own Python
-under Node with the app's files in its file system, runs :func:`closure_code` there (the
-imports of web/main.py and of PyScript's own Python package, then the app's start for a
-plain visit and for a deal link of each variant) and reports ``sys.modules``, which
-:func:`split_zip` turns into the two zips.
+Pyodide runs the solver, in a worker, once the table is playable (the table itself runs
+under MicroPython), so the start is the worker's. The closure is never written by hand:
+tools/stdlib_pyc.mjs starts Pyodide's own Python under Node with the app's files in its
+file system, runs :func:`closure_code` there (the imports of web/deskworker.py and of
+every app module, then the worker's start on a plain visit and on a deal link of each
+variant, a few of its searches and the reading of its lists) and reports ``sys.modules``,
+which :func:`split_zip` turns into the two zips.
 """
 
 from __future__ import annotations
@@ -54,12 +56,12 @@ def imported_names(sources: Iterable[str]) -> list[str]:
 def closure_code(imports: list[str], searches: list[str]) -> str:
     """Python run in Pyodide with the app on sys.path: every import a start makes.
 
-    ``imports`` are tried one by one (a ``from a import b`` name that is not a module, or
-    a module of another platform, simply fails); then the controller starts a table for
-    each page query of ``searches``, as web/main.py does, so that the imports made inside
-    functions on the way to the first table count too. ``imports`` hold the app's own
-    modules as well (the solver's, which a hint or the menu imports soon after the start),
-    so that what they import at their top comes in the first download too.
+    Pyodide runs the solver in a worker (web/start/solver-worker.mjs, web/deskworker.py),
+    so a start is the worker's: ``imports`` are tried one by one (a ``from a import b``
+    name that is not a module, or a module of another platform, simply fails); then the
+    worker's desk starts and, for the position of each page query of ``searches``, is
+    given the game, searches it a little and reads its lists of deals (their sizes go to
+    the menus), so that the imports made inside functions on the way count too.
     """
     return f"""
 import importlib
@@ -69,9 +71,18 @@ for name in {imports!r}:
     except Exception:
         pass
 from web.controller import Table
+from web.deskworker import DeskWorker
 from web.storage import Storage, scope_of
+worker = DeskWorker(lambda text: None)
+worker.start()
 for search in {searches!r}:
-    Table(Storage(None, scope_of("/"))).start(search)
+    table = Table(Storage(None, scope_of("/")))
+    table.start(search)
+    worker.table.adopt(table.game)
+    worker.desk.position_changed()
+    for _ in range(3):
+        worker.step()
+worker.counts()
 """
 
 
@@ -134,10 +145,3 @@ def split_zip(data: bytes, modules: Iterable[str]) -> tuple[bytes, bytes]:
                          "".join(f"{m}\n" for m in rest_modules),
                          compress_type=zipfile.ZIP_STORED)
     return core.getvalue(), rest.getvalue()
-
-
-def pyscript_sources(root: Path) -> list[str]:
-    """PyScript's own Python package as shipped in its npm package (what it imports at
-    start is part of the closure)."""
-    folder = root / "node_modules" / "@pyscript" / "core" / "src" / "stdlib" / "pyscript"
-    return [p.read_text() for p in sorted(folder.glob("*.py"))]

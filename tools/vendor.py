@@ -138,7 +138,7 @@ def app_files() -> dict[str, str]:
 
 def closure_spec() -> dict[str, object]:
     """What tools/stdlib_pyc.mjs runs to find the start-up import closure."""
-    sources = [(ROOT / "web" / "main.py").read_text(), *stdlib_cut.pyscript_sources(ROOT)]
+    sources = [(ROOT / "web" / "deskworker.py").read_text()]
     sys.path.insert(0, str(ROOT))
     try:
         from engine import VARIANTS

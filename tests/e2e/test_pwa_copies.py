@@ -1,7 +1,7 @@
 """Two copies of the app on one origin (a GitHub Pages project site, /a/ and /b/) never
 touch each other's caches: each service worker keeps its precache under a name scoped to
-its own folder and deletes only its own scope's old caches, and each page's Python
-snapshot lives in its own scope's cache."""
+its own folder and deletes only its own scope's old caches (the Python snapshots earlier
+versions kept too)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,10 @@ import pytest
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, BrowserLog, watch, watch_page
 from tests.e2e.test_pwa_offline import ready, wait_controlled
-from tests.e2e.test_pwa_snapshot import install
 from tools import precache
 from tools.build_dist import build
 from tools.serve import start_server
 
-START = "window.__pyodideStart"
 CACHE_NAMES = "caches.keys().then((names) => names.sort())"
 
 
@@ -53,13 +51,24 @@ def open_page(context, log: BrowserLog):
     return page
 
 
+def install(page, path: str) -> None:
+    """Visit and let the service worker take the page: its precache is complete."""
+    page.goto(path)
+    ready(page)
+    wait_controlled(page)
+
+
+def solver_up(page) -> None:
+    """The solver's worker (Pyodide) started: its files came from this copy's cache."""
+    page.wait_for_function(
+        "() => performance.getEntriesByName('pp:solver-ready').length"
+        " || performance.getEntriesByName('pp:solver-error').length", timeout=120_000)
+    assert page.evaluate("performance.getEntriesByName('pp:solver-ready').length") == 1
+
+
 def expected_caches(site: dict) -> list[str]:
-    names = []
-    for folder in ("a", "b"):
-        scope = f"/{folder}/"
-        names.append(precache.cache_name(site["versions"][folder], scope))
-        names.append(precache.snapshot_cache_name(scope))
-    return sorted(names)
+    return sorted(precache.cache_name(site["versions"][folder], f"/{folder}/")
+                  for folder in ("a", "b"))
 
 
 def test_two_copies_on_one_origin_both_start_offline_after_a_browser_restart(
@@ -87,9 +96,10 @@ def test_two_copies_on_one_origin_both_start_offline_after_a_browser_restart(
         for folder in ("a", "b"):
             page.goto(f"/{folder}/")
             ready(page)
-            start = page.evaluate(START)
-            assert start["app"] == site["versions"][folder]
-            assert start["snapshot"] == "restored", (folder, start)
+            # The page's own copy: b's CSS starts with its comment, a's does not.
+            css = page.evaluate("fetch('web/table/table.css').then((r) => r.text())")
+            assert css.startswith("/* copy b */") == (folder == "b")
+            solver_up(page)
         assert page.evaluate(CACHE_NAMES) == expected_caches(site)
     finally:
         context.close()
@@ -97,10 +107,10 @@ def test_two_copies_on_one_origin_both_start_offline_after_a_browser_restart(
 
 
 def seed_old_format_caches(page) -> None:
-    """Caches as the app's earlier versions named them (no scope in the name): a precache
-    of /a/ and one of /b/, and the one snapshot cache shared by every copy (last written
-    by /a/)."""
-    page.evaluate("""async () => {
+    """Caches as the app's earlier versions named them: with no scope in the name, a
+    precache of /a/ and one of /b/, and the one snapshot cache shared by every copy (last
+    written by /a/); with a scope, each copy's snapshot cache."""
+    page.evaluate("""async ([a, b]) => {
         const put = async (name, path) =>
             (await caches.open(name)).put(new URL(path, location.href).href,
                                           new Response('old'));
@@ -108,7 +118,9 @@ def seed_old_format_caches(page) -> None:
         await put('pocket-patience-fedcba9876543210', '/b/index.html');
         await put('pp-pyodide-snapshot',
                   '/a/vendor/pyodide/pyodide-snapshot-0.0.0-compiled-app-0123456789abcdef.bin');
-    }""")
+        await put(a, '/a/vendor/pyodide/pyodide-snapshot-0.0.0-compiled-app-1.bin');
+        await put(b, '/b/vendor/pyodide/pyodide-snapshot-0.0.0-compiled-app-2.bin');
+    }""", [precache.snapshot_cache_name("/a/"), precache.snapshot_cache_name("/b/")])
 
 
 def test_a_service_worker_deletes_old_caches_of_its_own_folder_only(browser, site, tmp_path):
@@ -127,6 +139,7 @@ def test_a_service_worker_deletes_old_caches_of_its_own_folder_only(browser, sit
             # /a/'s: not for /b/'s worker to delete.
             "pocket-patience-0123456789abcdef",
             "pp-pyodide-snapshot",
+            precache.snapshot_cache_name("/a/"),
         ])
         page.goto("/a/")
         ready(page)

@@ -61,11 +61,14 @@ def test_offline_reload_gives_the_table_as_it_was(pwa_context, pwa_page):
     page.evaluate("window.ppTable.act('redo')")
     game.redo()
     assert page.evaluate(PILES_JS) == dom_view(game)
-    # A module outside the start's cut of the standard library comes from the precached
-    # rest of it, read from the cache as the page started (web/start/pyodide-loader.mjs).
-    assert page.evaluate("window.__pyodideStart.rest") == "early"
-    assert page.evaluate("""() => window.__pyodideStart.interpreter.runPython(
-        "import fractions\\nstr(fractions.Fraction(2, 4))")""") == "1/2"
+    # The solver's worker starts offline too (Pyodide and the solver's files come from the
+    # precache) and gives the position in play its verdict.
+    page.wait_for_function(
+        "() => performance.getEntriesByName('pp:solver-ready').length"
+        " || performance.getEntriesByName('pp:solver-error').length", timeout=120_000)
+    assert page.evaluate("window.ppSolverReport.stdlib") == "compiled"
+    page.wait_for_function("() => ['won', 'lost', 'unknown'].includes("
+                           "document.documentElement.dataset.verdict)", timeout=120_000)
     assert left == [], f"requests left the page while offline: {left}"
     cached = page.evaluate("""async () => {
         const names = await caches.keys();

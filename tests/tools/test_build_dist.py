@@ -25,9 +25,10 @@ def test_dist_holds_the_precached_files_and_a_filled_in_service_worker(tmp_path:
     listed = {url.removeprefix("./") for url in baked["files"]}
     on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*")
                if p.is_file() and not p.name.endswith((".br", ".gz"))}  # siblings: below
-    fallback = {precache.PLAIN_STDLIB} - listed  # the page's fallback, not precached
-    assert on_disk == listed | {"service-worker.js", "files_after_start.json"} | fallback
-    assert {"index.html", "manifest.webmanifest", "vendor/pyodide/pyodide.asm.wasm",
+    fallback = {precache.PLAIN_STDLIB} - listed  # the worker's fallback, not precached
+    assert on_disk == listed | {"service-worker.js"} | fallback
+    assert {"index.html", "manifest.webmanifest", "mpy.toml", "vendor/pyodide/pyodide.asm.wasm",
+            "vendor/micropython/micropython.wasm", "build/mpy/engine/rules/game.mpy",
             "web/icons/icon-512.png", "engine/rules/game.py"} <= listed
     assert not any(p.startswith(("tests/", "tools/", "node_modules/")) for p in listed)
     # Served as it is (not re-rendered): the dev server sees no template there.

@@ -14,14 +14,21 @@ def test_pyscript_toml_lists_every_python_module():
     )
 
 
-def test_pyscript_toml_loads_pyodide_from_vendor():
-    # The interpreter module is web/start/pyodide-loader.mjs (it adds the memory snapshot), which
-    # loads Pyodide itself from ./vendor/.
-    config = tomllib.loads(check.CONFIG.read_text())
-    assert config["interpreter"] == "./web/start/pyodide-loader.mjs"
-    loader = (check.ROOT / "web" / "start" / "pyodide-loader.mjs").read_text()
-    assert 'from "../../vendor/pyodide/pyodide.mjs"' in loader
-    assert 'new URL("../../vendor/pyodide/", import.meta.url)' in loader
+def test_mpy_toml_lists_the_first_tables_bytecode():
+    problems = check.differences(check.expected_mpy_files(), check.listed_files(check.MPY_CONFIG))
+    assert not problems, "\n".join(problems) + "\nfix: python tools/check_pyscript_files.py --write"
+    listed = check.listed_files(check.MPY_CONFIG)
+    assert "./build/mpy/web/controller.mpy" in listed
+    assert not [src for src in listed if "/solver/" in src or src.endswith(".py")]
+
+
+def test_mpy_toml_loads_micropython_from_vendor_through_the_early_wasm():
+    # The interpreter module is web/start/micropython-loader.mjs (it hands MicroPython the
+    # wasm web/start/early.js downloads), which loads MicroPython from ./vendor/.
+    config = tomllib.loads(check.MPY_CONFIG.read_text())
+    assert config["interpreter"] == "./web/start/micropython-loader.mjs"
+    loader = (check.ROOT / "web" / "start" / "micropython-loader.mjs").read_text()
+    assert 'from "../../vendor/micropython/micropython.mjs"' in loader
 
 
 def test_rewrite_replaces_only_the_files_table(tmp_path):

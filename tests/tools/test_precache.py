@@ -73,10 +73,10 @@ def test_cache_names_carry_the_apps_folder():
 SCOPE_PATHS = ["/", "/a/", "/b/", "/a/b/", "/pocket-patience/", "/caf%C3%A9/", "/é/"]
 
 
-@pytest.mark.parametrize("source", ["service-worker.js", "web/start/pyodide-loader.mjs"])
+@pytest.mark.parametrize("source", ["service-worker.js"])
 def test_the_browser_side_computes_the_same_scope_key(source: str):
-    """The worker names its caches and the page's loader finds them with these keys: both
-    JavaScript copies of the function must agree with each other and with Python."""
+    """The worker names its caches with these keys: its JavaScript copy of the function
+    must agree with Python's."""
     node = shutil.which("node")
     assert node, "Node.js is needed (make installs it with the npm packages)"
     text = (ROOT / source).read_text()

@@ -7,9 +7,10 @@
 //
 // The standard library comes precompiled (python_stdlib_compiled.zip: .pyc files made by
 // this Pyodide's own Python, holding the modules the app imports: tools/vendor.py); the
-// rest of it (python_stdlib_rest.zip) is fetched in the background and mounted when a
-// module of it is first imported (the solver's lists need one of its codecs), with a
-// synchronous request (allowed in a worker) if it has not come by then. When the compiled
+// rest of it (python_stdlib_rest.zip, 2.8 MB) is fetched in the background once the
+// solver first has nothing to do (so that it never delays the first verdict), and mounted
+// when a module of it is first imported, with a synchronous request (allowed in a worker)
+// if it has not come by then. When the compiled
 // library is not served, Pyodide's plain python_stdlib.zip is used.
 
 import { loadPyodide } from "../../vendor/pyodide/pyodide.mjs";
@@ -31,9 +32,11 @@ function work() {
   working = true;
   tick.port2.postMessage(0);
 }
+let idle = () => {}; // once the solver first has nothing to do (addRest)
 tick.port1.onmessage = () => {
   working = false;
   if (desk.step()) work();
+  else idle();
 };
 onmessage = ({ data }) => {
   if (!desk) {
@@ -60,15 +63,32 @@ async function bytesOf(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-// {url, compiled}: the compiled standard library as a blob: URL, else the plain one.
+// What happened, for tests and benchmarks (a "report" message, which web/start/solver.js
+// keeps as window.ppSolverReport): stdlib "compiled" or "plain", the library Python was
+// given (stdlibProblem: why not the compiled one); rest: how the rest of the compiled
+// library came when a module of it was first imported (restFirst), "background" (the
+// download started when the solver was first idle) or "sync" (not there yet: waited
+// for), null before.
+const report = { stdlib: null, rest: null };
+function tell() {
+  postMessage(JSON.stringify({ kind: "report", ...report }));
+}
+
+// {url, compiled}: the compiled standard library as a blob: URL, else the plain one. A
+// download that fails (seen under load: "Failed to fetch") is tried once more; one that
+// is not served is not.
 async function stdlib() {
-  try {
-    const response = await fetch(COMPILED_URL);
-    if (response.ok) {
-      return { url: URL.createObjectURL(await response.blob()), compiled: true };
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      const response = await fetch(COMPILED_URL);
+      if (response.ok) {
+        return { url: URL.createObjectURL(await response.blob()), compiled: true };
+      }
+      report.stdlibProblem = `HTTP ${response.status}`;
+      break;
+    } catch (error) {
+      report.stdlibProblem = String(error);
     }
-  } catch {
-    /* the plain library it is */
   }
   return { url: new URL("python_stdlib.zip", INDEX_URL).href, compiled: false };
 }
@@ -102,7 +122,7 @@ class StdlibRestFinder:
         if fullname not in cls.names:
             return None
         import _pp_stdlib_rest
-        if not _pp_stdlib_rest.mount():
+        if not _pp_stdlib_rest.mount(fullname):
             return None
         package = fullname.rpartition(".")[0].replace(".", "/")
         return PathFinder.find_spec(fullname, ["${REST_PATH}" + ("/" + package if package else "")])
@@ -118,13 +138,20 @@ sys.meta_path.append(StdlibRestFinder)
 function addRest(pyodide) {
   let mounted = false;
   let fetched = null;
-  const background = bytesOf(REST_URL).then((bytes) => (fetched = bytes), () => null);
+  idle = () => {
+    idle = () => {};
+    bytesOf(REST_URL).then((bytes) => (fetched = bytes), () => null);
+  };
   pyodide.registerJsModule("_pp_stdlib_rest", {
-    mount() {
+    mount(name) {
       if (mounted) return true;
       try {
+        const how = fetched ? "background" : "sync";
+        report.restFirst = name;
         pyodide.FS.writeFile(REST_PATH, fetched ?? syncBytes(REST_URL));
         mounted = true;
+        report.rest = how;
+        tell();
       } catch (error) {
         console.warn("Pocket Patience: the rest of the standard library is not there:", error);
       }
@@ -132,7 +159,6 @@ function addRest(pyodide) {
     },
   });
   pyodide.runPython(REST_FINDER);
-  return background;
 }
 
 try {
@@ -143,6 +169,7 @@ try {
     }),
     Promise.all(pairs.map(([url]) => bytesOf(url))),
   ]);
+  report.stdlib = lib.compiled ? "compiled" : "plain";
   if (lib.compiled) addRest(pyodide);
   pairs.forEach(([, path], i) => {
     pyodide.FS.mkdirTree(HOME + path.split("/").slice(0, -1).join("/"));
@@ -157,6 +184,7 @@ try {
     "make");
   desk = make((text) => postMessage(text));
   desk.start();
+  tell();
   for (const text of early.splice(0)) desk.receive(text);
   work();
 } catch (error) {

@@ -7,7 +7,7 @@
 //
 // Marks for tests and benchmarks: pp:solver-start, pp:solver-ready (its first message) or
 // pp:solver-error (then the desk keeps answering without a solver: heuristic hints, no
-// verdict).
+// verdict); window.ppSolverReport: how the worker's Python started (solver-worker.mjs).
 
 const waiting = []; // messages for the worker before it exists
 const heard = []; // its answers before the desk listens
@@ -36,6 +36,10 @@ function start() {
   }
   let first = true;
   worker.onmessage = ({ data }) => {
+    if (data.startsWith('{"kind":"report"')) {
+      window.ppSolverReport = JSON.parse(data); // the worker's start, for tests and bench/
+      return;
+    }
     if (first) {
       first = false;
       let kind = "error";
