@@ -1,7 +1,7 @@
-"""The order of a first visit's downloads: the runtime's big files start as the page
-begins (web/start/early.js, the first script), every file is fetched once,
+"""The order of a first visit's downloads: the runtime's wasm (MicroPython's) starts as the
+page begins (web/start/early.js, the first script), every file is fetched once,
 compressed when it is text or wasm, and nothing the first table does not need comes before
-the table is playable.
+the table is playable: nothing of Pyodide or the solver, which its worker fetches after.
 
 Order and counts come from the page's CDP Network events, in the order Chromium sent them
 (never their times)."""
@@ -18,19 +18,20 @@ from tests.e2e.test_first_visit_solver_later import MARK_READY_JS, READY
 
 pytestmark = pytest.mark.e2e
 
-WASM = "/vendor/pyodide/pyodide.asm.wasm"
-STDLIB = "/vendor/pyodide/python_stdlib_compiled.zip"
-# What a start needs only after the first table, or never on a first visit.
-AFTER_TABLE = ("/vendor/pyodide/python_stdlib_rest.zip", "/vendor/pyodide/python_stdlib.zip",
-               "/web/start/snapshot-worker.mjs", "/service-worker.js")
+WASM = "/vendor/micropython/micropython.wasm"
 # Compressed on the wire (tools/serve.py, as a host serves the precompressed siblings).
-COMPRESSIBLE = (".js", ".mjs", ".py", ".css", ".toml", ".json", ".wasm", ".zip", ".txt",
-                ".webmanifest", "/")
+COMPRESSIBLE = (".js", ".mjs", ".py", ".mpy", ".css", ".toml", ".json", ".wasm", ".zip",
+                ".txt", ".webmanifest", "/")
 
 
-def later_files() -> list[str]:
-    table = tomllib.loads((ROOT / "pyscript.toml").read_text())["files_after_start"]
-    return ["/" + url.removeprefix("./") for url in table]
+def after_table(path: str) -> bool:
+    """What only the solver's worker needs, after the first table: Pyodide, the worker,
+    the Python sources it reads (the page reads bytecode), the service worker."""
+    sources = tomllib.loads((ROOT / "pyscript.toml").read_text())
+    listed = {"/" + url.removeprefix("./")
+              for table in ("files", "files_after_start") for url in sources[table]}
+    return (path.startswith("/vendor/pyodide/") or path in listed
+            or path in ("/web/start/solver-worker.mjs", "/service-worker.js"))
 
 
 @pytest.fixture
@@ -111,20 +112,18 @@ def index(events: list, kind: str, path: str) -> int:
 
 def test_the_runtime_downloads_do_not_wait_for_pyscript(visit):
     events, warnings = visit
-    # The first request PyScript's start makes: the app's files, which the loader fetches
-    # once PyScript has run and read its config.
-    first_module_request = index(events, "sent", "/engine/__init__.py")
-    for path in (WASM, STDLIB):
-        assert index(events, "sent", path) < first_module_request, path
-    # Pyodide's loader chain and PyScript's config are fetched side by side, not each
+    # The first request PyScript's start makes for the app: its first module's bytecode,
+    # fetched once PyScript has run and read its config.
+    first_module_request = index(events, "sent", "/build/mpy/engine/__init__.mpy")
+    assert index(events, "sent", WASM) < first_module_request
+    # MicroPython's loader chain and PyScript's config are fetched side by side, not each
     # once the one before it has arrived.
-    loader = index(events, "finished", "/web/start/pyodide-loader.mjs")
-    for path in ("/vendor/pyodide/pyodide.mjs", "/vendor/pyodide/pyodide.asm.mjs",
-                 "/pyscript.toml", "/web/main.py"):
+    loader = index(events, "finished", "/web/start/micropython-loader.mjs")
+    for path in ("/vendor/micropython/micropython.mjs", "/mpy.toml", "/web/main.py"):
         assert index(events, "sent", path) < loader, path
-    # One request each: Pyodide's own download of the wasm is answered by the early one.
+    # One request: MicroPython's own download of the wasm is answered by the early one.
     sent = [event[1] for event in events if event != READY and event[0] == "sent"]
-    assert sent.count(WASM) == 1 and sent.count(STDLIB) == 1
+    assert sent.count(WASM) == 1
     # A preload the page could not use (another mode or credentials) is warned about. The
     # warning that one was not used "within a few seconds" of the load event is a clock
     # Chromium keeps: a loaded machine starts PyScript late, and the file is still taken
@@ -138,8 +137,8 @@ def test_before_the_table_only_its_files_each_once_and_compressed(visit):
     events, _ = visit
     before = events[:events.index(READY)]
     sent = [event[1] for event in before if event[0] == "sent"]
-    assert WASM in sent and "/engine/rules/klondike.py" in sent
-    assert not [path for path in sent if path in AFTER_TABLE or path in later_files()]
+    assert WASM in sent and "/build/mpy/engine/rules/klondike.mpy" in sent
+    assert not [path for path in sent if after_table(path)]
     twice = sorted({path for path in sent if sent.count(path) > 1})
     assert twice == [], [e for e in events if e != READY and e[1] in twice]
     plain = [(path, size) for kind, path, *rest in (e for e in before if e[0] == "finished")
@@ -148,42 +147,25 @@ def test_before_the_table_only_its_files_each_once_and_compressed(visit):
     assert plain == [], plain
 
 
-def test_when_the_early_compile_fails_pyodide_fetches_the_wasm_itself(page):
-    page.add_init_script(
-        "WebAssembly.compileStreaming = () => Promise.reject(new Error('no early compile'));")
-    wasm: list[str] = []
-    page.on("request", lambda request: request.url.endswith(WASM) and wasm.append(request.url))
+def test_when_the_early_download_fails_micropython_fetches_the_wasm_itself(page, browser_log):
+    failed: list[str] = []
+
+    def fail_first(route):
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort()
+
+    page.route(f"**{WASM}", fail_first)
     page.goto("/?game=klondike&deal=7")
     page.wait_for_function(
         "() => ['ready', 'error'].includes(document.documentElement.dataset.app)",
         timeout=120_000)
     assert page.evaluate("document.documentElement.dataset.app") == "ready"
     assert page.evaluate("() => document.querySelectorAll('[data-card]').length") == 52
-    assert len(wasm) == 2  # early.js's, then Pyodide's own download
-
-
-def test_an_import_of_the_solver_before_its_files_came_is_one_download(page):
-    """The files of [files_after_start] that a synchronous import needs come in one
-    request (tools/later_bundle.py), not one request after another."""
-    held: list = []
-    asked: list[str] = []
-
-    def hold_background(route):
-        held.append(route)  # the background download (fetch) never ends
-
-    page.route("**/engine/solver/**", hold_background)
-    page.on("request", lambda request: asked.append(urllib.parse.urlsplit(request.url).path))
-    page.goto("/?game=beleaguered-castle&deal=202")
-    page.wait_for_function("() => document.documentElement.dataset.app === 'ready'",
-                           timeout=120_000)
-    solved = page.evaluate("""() => window.__pyodideStart.interpreter.runPython(
-        "from engine.solver.winnable import winnable_deals\\n" +
-        "len(winnable_deals('beleaguered-castle'))")""")
-    assert solved > 0
-    start = page.evaluate("window.__pyodideStart")
-    assert (start["later"], start["laterBundled"]) == ("sync", True)
-    assert asked.count("/files_after_start.json") == 1
-    # Only the background download's requests (held, never answered) went per file.
-    assert len([path for path in asked if "/engine/solver/" in path]) == len(held)
-    for route in held:
-        route.continue_()
+    assert len(failed) == 1
+    # The browser logs the aborted download; nothing else.
+    assert all("net::ERR_FAILED" in text for text in browser_log.console_errors), (
+        browser_log.console_errors)
+    browser_log.console_errors.clear()

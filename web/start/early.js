@@ -12,28 +12,27 @@
 // is decoded, so such a download leaves the total unknown.
 window.ppBytes = { received: 0, total: 0, pending: 1 };
 
-function ppCounted(download) {
-  return download.then((response) => {
-    const bytes = window.ppBytes;
-    const length = Number(response.headers.get("content-length"));
-    const encoded = response.headers.has("content-encoding");
-    bytes.total = bytes.total !== null && length > 0 && !encoded ? bytes.total + length : null;
-    bytes.pending -= 1;
-    if (!response.body || !response.ok) return response;
-    const reader = response.body.getReader();
-    const counted = new ReadableStream({
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) return controller.close();
-        bytes.received += value.byteLength;
-        dispatchEvent(new Event("pp:bytes"));
-        controller.enqueue(value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    });
-    return new Response(counted, response);
-  });
+// The wasm as a Blob (null when it is not served), read as its bytes arrive rather than
+// when MicroPython asks for it, so that the count moves with the network.
+async function ppDownload(url) {
+  const response = await fetch(url);
+  const bytes = window.ppBytes;
+  const length = Number(response.headers.get("content-length"));
+  const encoded = response.headers.has("content-encoding");
+  bytes.total = length > 0 && !encoded ? length : null;
+  bytes.pending -= 1;
+  if (!response.ok || !response.body) return null;
+  const chunks = [];
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    bytes.received += value.byteLength;
+    dispatchEvent(new Event("pp:bytes"));
+  }
+  return new Blob(chunks, { type: "application/wasm" });
 }
 
-window.ppMicroPythonWasm = ppCounted(fetch("./vendor/micropython/micropython.wasm"));
+window.ppMicroPythonWasm = ppDownload("./vendor/micropython/micropython.wasm");
 window.ppMicroPythonWasm.catch(() => {}); // then the loader fetches it itself

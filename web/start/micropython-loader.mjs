@@ -9,10 +9,9 @@ const WASM_URL = new URL("../../vendor/micropython/micropython.wasm", import.met
 
 async function earlyWasm() {
   try {
-    const response = await window.ppMicroPythonWasm;
-    if (!response?.ok) return WASM_URL;
-    const bytes = await response.arrayBuffer();
-    return URL.createObjectURL(new Blob([bytes], { type: "application/wasm" }));
+    const blob = await window.ppMicroPythonWasm;
+    if (!blob) return WASM_URL; // not served: MicroPython asks for it itself
+    return URL.createObjectURL(blob);
   } catch {
     return WASM_URL; // a failed early download: MicroPython fetches the file itself
   }
