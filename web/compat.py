@@ -7,7 +7,7 @@ stats, saves, share, scores) keep to what both interpreters run, as engine/rules
 no ``{**mapping}`` or ``(*items, x)`` displays (a SyntaxError for the whole module),
 ``json.dumps`` takes no ``indent``, its ``str`` has no ``isascii``, ``isprintable`` or
 ``capitalize``, ``zlib`` has no ``crc32``, there is no ``urllib``, ``RecursionError``,
-``random.Random`` or ``time.monotonic``,
+``random.Random`` or ``time.monotonic``, its dicts keep no order,
 ``isinstance(True, int)`` is False, ``round(x, 1)``, float reprs and the % format
 differ, ``json.dumps`` writes a namedtuple as its repr, and its ``re`` recurses on the
 browser's stack (a long string literal overflows it). In CPython every name here is the
@@ -49,6 +49,10 @@ if not MICROPYTHON:
     def dumps_indented(value: "Any") -> str:
         """``json.dumps(value, indent=1)``: a file the player may read."""
         return json.dumps(value, indent=1)
+
+    def ordered(pairs: "Any") -> "dict[Any, Any]":
+        """A dict of ``pairs`` that keeps their order (as every CPython dict does)."""
+        return dict(pairs)
 
     def round1(x: float) -> float:
         """``round(x, 1)``."""
@@ -123,6 +127,12 @@ else:
                     if low <= code <= high:
                         return False
         return True
+
+    def ordered(pairs: "Any") -> "Any":
+        """A dict of ``pairs`` that keeps their order, in JSON too: MicroPython's own
+        dicts keep none (the page reads the piles in the engine's order)."""
+        from collections import OrderedDict
+        return OrderedDict(pairs)
 
     def capitalize(text: str) -> str:
         """The first character upper case, the rest lower (ASCII, as MicroPython's str)."""
@@ -289,5 +299,5 @@ def page_link(page_url: str, pairs: "list[tuple[str, str]]") -> str:
 
 
 __all__ = ["MICROPYTHON", "TYPE_CHECKING", "Random", "RecursionError", "capitalize", "crc32",
-           "dumps_indented", "isascii", "isprintable", "monotonic", "page_link", "parse_qsl",
-           "record", "round1", "tenths", "urlencode"]
+           "dumps_indented", "isascii", "isprintable", "monotonic", "ordered", "page_link",
+           "parse_qsl", "record", "round1", "tenths", "urlencode"]

@@ -21,7 +21,7 @@ import engine
 from engine.rules.cards import SUIT_MASK, parse_card
 from engine.rules.variants import DEAL_MAX, DEAL_MIN
 from web import labels, share
-from web.compat import TYPE_CHECKING, Random, monotonic
+from web.compat import TYPE_CHECKING, Random, monotonic, ordered
 from web.saves import GameSaves
 from web.scores import Scores
 from web.stats import StatsBook
@@ -563,8 +563,11 @@ class Table:
         """Everything the page needs to redraw after ``event``."""
         game = self.game
         position = game.position()
-        piles = {pid: ["down" if c.islower() else c for c in cards]
-                 for pid, cards in position.pop("piles").items()}
+        texts = position.pop("piles")
+        ids = [pid for pid in game.rules.pile_ids if pid in texts]  # the page's order
+        ids += [pid for pid in texts if pid not in ids]
+        piles = ordered([(pid, ["down" if c.islower() else c for c in texts[pid]])
+                         for pid in ids])
         variant, seed = position.pop("variant"), position.pop("seed")
         status = position.pop("status")
         if status == "won":  # a full foundation needs nothing more ("needs A" misleads)
@@ -594,8 +597,9 @@ class Table:
             "daily": self.daily,
         }
         if event in ("start", "new", "sync"):
-            payload["pile_names"] = {pid: labels.pile_name(variant, pid) for pid in piles}
-            payload["roles"] = {pid: game.rules.role(pid) for pid in piles}
+            payload["pile_names"] = ordered([(pid, labels.pile_name(variant, pid))
+                                             for pid in piles])
+            payload["roles"] = ordered([(pid, game.rules.role(pid)) for pid in piles])
             payload["deal_range"] = [DEAL_MIN, DEAL_MAX]
             payload["settings"] = dict(self.settings)
             payload["variants"] = [[v, labels.title(v)] for v in engine.VARIANTS]

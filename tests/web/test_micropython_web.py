@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+import engine
 from tools.micropython import last_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -521,6 +522,15 @@ def check_controller():
     clock.update(started=True)
     out.append([clock.running, clock.ms(), move_list(None)])
     out.append(stored(backend))
+    # The piles in the engine's order, in the JSON text the page reads (its layout and
+    # number keys take the columns in that order).
+    shown = Table(Storage(MemoryBackend(), "/", now=Clock()), now=Ticks(), rng=Rng(3),
+                  desk=FakeDesk)
+    shown.start("")
+    for variant in VARIANTS:
+        payload = shown.handle("new", {"variant": variant, "seed": 4})
+        out.append(["order", variant] + [json.dumps(payload[name])
+                                         for name in ("piles", "roles", "pile_names")])
     return out
 
 
@@ -694,6 +704,11 @@ def test_the_program_exercises_the_modules_for_real(both: tuple[dict, dict]) -> 
     assert cpy["jsontext"][11][1][0] == "ok"  # the 200,000-character string
     events = [p.get("event") for p in cpy["controller"] if isinstance(p, dict)]
     assert events.count("move") >= 30 and {"undo", "redo", "hint", "illegal", "new"} <= set(events)
+    orders = [p for p in cpy["controller"] if isinstance(p, list) and p[:1] == ["order"]]
+    assert [p[1] for p in orders] == list(engine.VARIANTS)
+    for _, variant, *texts in orders:
+        ids = list(engine.new_game(variant, 4).rules.pile_ids)
+        assert [list(json.loads(text)) for text in texts] == [ids] * 3
     read = [p["announce"] for p in cpy["controller"] if isinstance(p, dict)
             and p.get("event") == "none" and p.get("announce", "").startswith("Column 1")]
     assert len(read) == 2 and "face down" in read[0]
