@@ -118,7 +118,8 @@ def test_safe_cards_go_home_by_themselves_and_one_undo_takes_them_back(table):
         "f1": ["AH", "2H"], "f2": ["AD", "2D"], "stock": ["kc"]})
     table.load(game)
     page = table.page
-    table.act("settings", auto_move=True)
+    # (Not finishing by itself: that would say "Every card goes home" 300 ms later.)
+    table.act("settings", auto_move=True, autofinish=False)
     table.drag("t4", 0, "t3")
     page.wait_for_function("() => document.querySelectorAll('[data-pile=f0] > [data-card]')"
                            ".length === 3")
@@ -128,7 +129,7 @@ def test_safe_cards_go_home_by_themselves_and_one_undo_takes_them_back(table):
     table.check(game)
     page.keyboard.press("r")
     assert table.piles()["f0"] == ["AS", "2S", "3S"]
-    table.act("settings", auto_move=False)
+    table.act("settings", auto_move=False, autofinish=True)
 
 
 HELD_JS = """() => { const held = document.querySelector('.card[data-held]');
