@@ -65,6 +65,7 @@ def test_a_file_that_differs_from_its_listed_hash_fails_the_update(
         browser, browser_log, tmp_path):
     site = tmp_path / "site"
     first = build(site)["version"]
+    shutil.copy(site / "web" / "table" / "table.css", tmp_path / "first.css")
     server, url = start_server(site)
     context, page = open_controlled(browser, browser_log, url)
     try:
@@ -81,7 +82,9 @@ def test_a_file_that_differs_from_its_listed_hash_fails_the_update(
         # The old version is still in charge: the page comes from it.
         page.reload()
         ready(page)
-        assert page.evaluate("window.__pyodideStart.app") == first
+        served = page.evaluate("fetch('web/table/table.css').then((r) => r.text())")
+        assert "next version" not in served and "yet another build" not in served
+        assert served == (tmp_path / "first.css").read_text()
     finally:
         context.close()
         server.shutdown()

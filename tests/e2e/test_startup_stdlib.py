@@ -92,8 +92,7 @@ def test_without_the_compiled_library_the_plain_one_is_used(page, browser_log: B
     solved(page)
     assert page.evaluate(REPORT)["stdlib"] == "plain"
     assert PLAIN in paths
-    # The browser logs the refused file; nothing else.
-    assert browser_log.console_errors
+    # Nothing is logged but, maybe, the refused file.
     assert all("404" in text for text in browser_log.console_errors), browser_log.console_errors
     browser_log.console_errors.clear()
 
