@@ -562,30 +562,61 @@ def test_a_hint_to_turn_the_stock_slides_a_ghost_of_its_card_onto_the_waste(movi
     assert all(abs(a - b) < 1.5 for a, b in zip(boxes[-1], card, strict=True)), (boxes[-1], card)
 
 
-def test_a_new_deal_names_itself_in_the_address_bar_before_the_table_changes(moving):
-    """The address bar is set while the table still shows the deal before: the browser
-    lays the page out for it, which after the table's change would be the whole table's
-    restyle and layout inside the intent rather than in the next frame."""
+# Play a new deal and note, as the address bar is set (history.replaceState), the table's
+# cards, the frames drawn since the intent, whether the intent was still running, and the
+# cards still flying; then the address.
+ADDRESS_JS = """(data) => new Promise((done) => {
+  const piles = () => Object.fromEntries([...document.querySelectorAll('[data-pile]')]
+      .map((p) => [p.dataset.pile, [...p.children].map((c) => c.dataset.card)]));
+  const replace = history.replaceState;
+  let seen = null;
+  let frames = 0;
+  let inside = true;
+  const count = () => {
+    frames += 1;
+    if (!seen) requestAnimationFrame(count);
+  };
+  const end = () => {
+    history.replaceState = replace;
+    done([seen, location.search]);
+  };
+  history.replaceState = function (...args) {
+    const flying = document.getAnimations().filter((a) => !(a instanceof CSSAnimation)
+        && a.playState === 'running').length;
+    seen = { table: piles(), frames, inside, flying };
+    const result = replace.apply(this, args);
+    setTimeout(end, 0);
+    return result;
+  };
+  setTimeout(end, 20000);
+  window.ppTable.act('new', data);
+  inside = false;
+  requestAnimationFrame(count);
+})"""
+
+
+def test_a_new_deal_names_itself_in_the_address_bar_once_its_cards_have_landed(moving):
+    """A deal dealt out sets the address bar once its cards have landed, in a task of its
+    own: a same-document navigation lays the page out at once, which inside the intent
+    would be the new table's whole restyle and layout, and in a frame of the deal a long
+    one."""
     moving.open("klondike", 5)
+    seen, search = moving.page.evaluate(ADDRESS_JS, {"variant": "klondike", "seed": 6})
+    assert search == "?game=klondike&deal=6"
+    assert not seen["inside"] and seen["frames"] >= 2 and seen["flying"] == 0, seen
+    assert seen["table"] == moving.piles()
+    moving.check(engine.new_game("klondike", 6))
+
+
+def test_with_no_motion_a_new_deal_names_itself_before_the_table_changes(moving):
+    """With nothing to fly the address bar is set inside the intent, while the table
+    still shows the deal before (its layout is clean then)."""
+    moving.open("klondike", 5)
+    speed(moving, "off")
     before = moving.piles()
-    seen = moving.page.evaluate("""() => {
-        const piles = () => Object.fromEntries([...document.querySelectorAll('[data-pile]')]
-            .map((p) => [p.dataset.pile, [...p.children].map((c) => c.dataset.card)]));
-        const replace = history.replaceState;
-        let table = null;
-        history.replaceState = function (...args) {
-            table = piles();
-            return replace.apply(this, args);
-        };
-        try {
-            window.ppTable.act('new', { variant: 'klondike', seed: 6 });
-        } finally {
-            history.replaceState = replace;
-        }
-        return [table, location.search];
-    }""")
-    assert seen == [before, "?game=klondike&deal=6"]
-    settle(moving)
+    seen, search = moving.page.evaluate(ADDRESS_JS, {"variant": "klondike", "seed": 6})
+    assert search == "?game=klondike&deal=6"
+    assert seen["inside"] and seen["table"] == before, seen
     moving.check(engine.new_game("klondike", 6))
 
 

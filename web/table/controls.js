@@ -451,9 +451,10 @@ export class Ui {
 
   // -- status ---------------------------------------------------------------------------
 
-  // The address bar for a render, before the table changes: the browser lays the page
-  // out for a same-document navigation, which on a table just changed would be a whole
-  // restyle and layout inside the player's intent instead of in the next frame.
+  // The address bar for a render (the table calls it before it changes, or once a new
+  // deal's cards have landed): the browser lays the page out for a same-document
+  // navigation, which on a table just changed would be a whole restyle and layout inside
+  // the player's intent instead of in the next frame.
   address(payload) {
     if (!payload.link) showDeal(payload.variant, payload.seed, payload.daily || "");
   }
@@ -510,9 +511,7 @@ export class Ui {
         "The game you are playing now counts as a loss in the statistics.",
         "Open it", () => this.h.ask("new", { variant, seed: deal, daily }),
         () => showDeal(this.variant, this.seed, this.daily));
-    } else {
-      showDeal(payload.variant, payload.seed, this.daily);
-    }
+    } // (else the table sets the address: see address)
     if (payload.notices) this.notify(payload.notices);
   }
 

@@ -16,6 +16,7 @@
 
 import { saveSoon, STORAGE_PREFIX } from "../start/picture.js";
 import { Board } from "./board.js";
+import { pace } from "./motion.js";
 import { setCardNames } from "./cards.js";
 import { Input } from "./input.js";
 import { Ui } from "./controls.js";
@@ -114,7 +115,13 @@ class App {
   }
 
   apply(payload) {
-    this.ui.address(payload); // first: it lays the page out (render() finds it done)
+    // The address bar names the deal: a same-document navigation lays the page out at
+    // once, which on a table just changed would be its whole restyle and layout inside the
+    // intent. So it goes first, while the table is as the last frame drew it; or, for a
+    // new deal that is dealt out, once its cards have landed, in a task of its own (it
+    // costs the deal's intent nothing and no frame of its motion).
+    const dealt = payload.event === "new" && pace() > 0;
+    if (!dealt) this.ui.address(payload);
     const prev = this.payload;
     if (payload.settings) this.settings = payload.settings;
     payload.settings = this.settings;
@@ -146,6 +153,7 @@ class App {
     const quiet = whole;
     this.board.update(payload.piles, hintMove, !quiet, payload.event === "new");
     if (payload.event === "new") this.board.dealIn();
+    if (dealt) this.board.motion.settled(() => this.ui.address(payload));
     if (this.board.dragged.size) {
       this.board.cancelDrag([...this.board.dragged.keys()].map((el) => this.recOf(el)).filter(Boolean));
     }
