@@ -96,7 +96,9 @@ SETTLE_JS = """() => new Promise((done) => {
     ? done() : setTimeout(look, 100);
   look();
 })"""
-PRECOMPILED_JS = "() => window.__pyodideStart?.precompiled !== undefined"
+# The solver's worker said its first word (it starts Pyodide once the table is ready).
+SOLVER_UP_JS = """() => performance.getEntriesByName('pp:solver-ready').length
+    + performance.getEntriesByName('pp:solver-error').length > 0"""
 SET_STORAGE_JS = """(items) => {
     localStorage.clear();
     for (const [key, value] of Object.entries(items)) localStorage.setItem(key, value);
@@ -134,9 +136,10 @@ def load(page, game: engine.Game, speed: str) -> None:
     page.evaluate(SET_STORAGE_JS, backend.items)
     page.goto("/")
     page.wait_for_function(READY_JS, timeout=120_000)
-    # The start's background work (the app's modules compiled one a task after the table is
-    # playable, up to ~150 ms each at 4x) is over before anything is measured.
-    page.wait_for_function(PRECOMPILED_JS, polling=200, timeout=120_000)
+    # The start's background work (Pyodide starting in the solver's worker once the table
+    # is playable, which takes CPU from the page on a small machine) is over before
+    # anything is measured.
+    page.wait_for_function(SOLVER_UP_JS, polling=200, timeout=120_000)
     page.evaluate("(s) => { window.ppTable.act('settings', { speed: s }); }", speed)
     page.evaluate(FRAMES_JS)
 
