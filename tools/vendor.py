@@ -10,11 +10,11 @@ versions are checked against package.json so that a stale node_modules is caught
 
 It also writes vendor/pyodide/python_stdlib_compiled.zip: Pyodide's standard library
 compiled to .pyc by Pyodide's own Python, run in Node (tools/stdlib_pyc.mjs,
-tools/pyc_zip.py), which the page loads instead of python_stdlib.zip so that Python does
-not compile ~190 modules on every start (web/start/pyodide-loader.mjs). It holds only the
-modules the app imports to start, found by running that start in the same Python
-(tools/stdlib_cut.py); every other module is in python_stdlib_rest.zip, which the page
-mounts later. If that step fails the page uses python_stdlib.zip, only slower; a warning
+tools/pyc_zip.py), which the solver's worker loads instead of python_stdlib.zip so that
+Python does not compile ~190 modules on every start (web/start/solver-worker.mjs). It holds
+only the modules the worker imports, found by running its start in the same Python
+(tools/stdlib_cut.py); every other module is in python_stdlib_rest.zip, which the worker
+mounts later. If that step fails the worker uses python_stdlib.zip, only slower; a warning
 says so and VERSIONS leaves out its line, so that `--check` reports vendor/ as stale.
 
 Pyodide's Emscripten module is patched in one place (patch_pyodide): it makes a shared
