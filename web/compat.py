@@ -10,8 +10,11 @@ no ``{**mapping}`` or ``(*items, x)`` displays (a SyntaxError for the whole modu
 ``random.Random`` or ``time.monotonic``, its dicts keep no order,
 ``isinstance(True, int)`` is False, ``round(x, 1)``, float reprs and the % format
 differ, ``json.dumps`` writes a namedtuple as its repr, and its ``re`` recurses on the
-browser's stack (a long string literal overflows it). In CPython every name here is the
-standard library's own, so nothing changes there. tests/web/test_micropython_web.py runs
+browser's stack (a long string literal overflows it). A JavaScript exception thrown in a
+call from MicroPython is no Python exception: it unwinds past every ``except`` (so
+web/main.py reaches localStorage through web/table/table.js's ``window.ppStorage``, which
+catches). In CPython every name here is the standard library's own, so nothing changes
+there. tests/web/test_micropython_web.py runs
 the modules under both and compares what they do.
 """
 

@@ -31,26 +31,38 @@ def fail(error: BaseException) -> None:
     )
 
 
+class StorageFailed(Exception):
+    """The browser's storage refused a call (forbidden, full)."""
+
+
 class LocalStorage:
-    """window.localStorage as plain Python: a missing key reads as None (not JS null)."""
+    """window.localStorage as plain Python, through web/table/table.js's
+    ``window.ppStorage``, which catches what the browser throws: under MicroPython a
+    JavaScript exception would unwind through the interpreter, past any ``except``. A
+    refusal raises :class:`StorageFailed` here; a missing key reads as None (not JS null)."""
 
     def __init__(self, js) -> None:
         self.js = js
 
+    @staticmethod
+    def value(answer):
+        if not answer.ok:
+            raise StorageFailed(str(answer.error))
+        return answer.value
+
     def getItem(self, key: str) -> str | None:  # noqa: N802 - the Web Storage API's names
-        value = self.js.getItem(key)
+        value = self.value(self.js.get(key))
         return value if isinstance(value, str) else None
 
     def setItem(self, key: str, value: str) -> None:  # noqa: N802
-        self.js.setItem(key, value)
+        self.value(self.js.set(key, value))
 
     def removeItem(self, key: str) -> None:  # noqa: N802
-        self.js.removeItem(key)
+        self.value(self.js.remove(key))
 
     def keys(self) -> list[str]:
         """Every key of the origin's storage (other apps' too: the caller filters)."""
-        js = self.js
-        return [str(js.key(i)) for i in range(int(js.length))]
+        return [str(key) for key in json.loads(self.value(self.js.keys()))]
 
 
 def table_script_ran():
@@ -78,10 +90,10 @@ async def main() -> None:
     from web.storage import Storage, scope_of
 
     window.performance.mark("pp:imported")
-    try:
-        backend = LocalStorage(window.localStorage)
-    except Exception:  # storage forbidden (some private modes): play without it
-        backend = None
+    if not hasattr(window, "ppTable"):  # (its script also gives window.ppStorage)
+        await table_script_ran()
+    # Storage forbidden (some private modes): play without it.
+    backend = LocalStorage(window.ppStorage) if window.ppStorage.available() else None
     # Keys are scoped to the app's folder: two copies on one origin never share data.
     table = Table(Storage(backend, scope_of(str(window.location.pathname))),
                   desk=ForwardingDesk)
@@ -104,8 +116,6 @@ async def main() -> None:
         # The link has done its work: a reload resumes the autosave, not the link's deal.
         # A link still waiting for the player's answer stays, so a reload asks again.
         window.history.replaceState(None, "", window.location.pathname)
-    if not hasattr(window, "ppTable"):
-        await table_script_ran()
     window.ppTable.start(bridge, json.dumps(first, separators=(",", ":")))
     # Everything alive now (the interpreter, the engine, this module) lives as long as the
     # page: take it out of the collector's sight, so that a full collection during play

@@ -728,6 +728,7 @@ def test_the_program_exercises_the_modules_for_real(both: tuple[dict, dict]) -> 
 # MicroPython's file system it is written over the copy).
 FAKE_PYSCRIPT = '''
 import asyncio
+import json
 
 
 class Bag:
@@ -758,6 +759,33 @@ class LocalStorage:
 class PpTable:
     def start(self, bridge, first):
         self.bridge, self.first = bridge, first
+
+
+class PpStorage:
+    """web/table/table.js's window.ppStorage over the fake localStorage."""
+
+    def __init__(self, js):
+        self.js = js
+
+    def answer(self, read):
+        answer = Bag()
+        answer.ok, answer.value = True, read()
+        return answer
+
+    def available(self):
+        return True
+
+    def get(self, key):
+        return self.answer(lambda: self.js.getItem(key))
+
+    def set(self, key, value):
+        return self.answer(lambda: self.js.setItem(key, value))
+
+    def remove(self, key):
+        return self.answer(lambda: self.js.removeItem(key))
+
+    def keys(self):
+        return self.answer(lambda: json.dumps(sorted(self.js.items)))
 
 
 class Solver:
@@ -795,6 +823,7 @@ class Window:
         async def table_script_runs():
             await asyncio.sleep(0)
             self.ppTable = PpTable()
+            self.ppStorage = PpStorage(self.localStorage)
             listener(None)
 
         asyncio.create_task(table_script_runs())

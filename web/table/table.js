@@ -272,5 +272,23 @@ window.ppTable = {
   // Returns the controller's answer (a render payload, or e.g. the stats for "stats").
   act: (kind, data) => app.call(kind, data || {}),
 };
+// window.localStorage for web/main.py, every call caught here: under MicroPython a
+// JavaScript exception is not turned into a Python one but unwinds through the
+// interpreter, so a storage that throws (forbidden, full) would stop the page. Each call
+// answers {ok: true, value} or {ok: false, error}; keys() gives the keys as JSON text.
+const stored = (read) => {
+  try {
+    return { ok: true, value: read(window.localStorage) };
+  } catch (error) {
+    return { ok: false, error: `${error?.name}: ${error?.message}` };
+  }
+};
+window.ppStorage = {
+  available: () => stored((ls) => !!ls).ok,
+  get: (key) => stored((ls) => ls.getItem(key)),
+  set: (key, value) => stored((ls) => ls.setItem(key, value)),
+  remove: (key) => stored((ls) => ls.removeItem(key)),
+  keys: () => stored((ls) => JSON.stringify(Object.keys(ls))),
+};
 // web/main.py waits for this when Python came up before this script ran.
 window.dispatchEvent(new Event("pp:table"));
