@@ -1,27 +1,31 @@
 """Start-up benchmark: time from navigation to `<html data-app="ready">` in headless Chromium.
 
-    .venv/bin/python bench/startup.py [--runs 5] [--url URL] [--stages]
+    .venv/bin/python bench/startup.py [--runs 5] [--url URL] [--stages] [--offline-runs 5]
 
-It serves the repository itself (tools/serve.py on a free 127.0.0.1 port) unless --url is
-given, then for each run starts Chromium on a new, empty profile (no HTTP cache, storage or
-code cache) for the first visit and reloads the same page once for the reload figure (the
-HTTP cache revalidates against the server). A profile on disk, as a person's browser has,
-not an incognito context: the in-memory HTTP cache of one of those keeps no 9 MB entry,
-so Pyodide's wasm would be fetched and compiled again on every reload. When the page has
-registered a service worker, it also waits for it to be active and reloads once more with
-the network off.
+It serves the repository itself (tools/serve.py on a free 127.0.0.1 port, after building
+the first table's MicroPython bytecode under build/mpy/ when it is stale, as `make mpy`
+does) unless --url is given, then for each run starts Chromium on a new, empty profile (no
+HTTP cache, storage or code cache) for the first visit and reloads the same page once for
+the reload figure (the HTTP cache revalidates against the server). A profile on disk, as a
+person's browser has, not an incognito context, whose in-memory HTTP cache keeps no big
+entry. When the page has registered a service worker, it also waits for it to be active
+and reloads once more with the network off.
 `--offline-runs N` (default 5) measures the installed app as a player meets it: one
-context visits, waits until the service worker controls the page and the Python snapshot
-is saved (web/start/pyodide-loader.mjs), then reloads N times with the network off and every
-request that would still leave aborted; it prints the median of those N and what the
-precache weighs.
+context visits, waits until the service worker controls the page, then reloads N times
+with the network off and every request that would still leave aborted; it prints the
+median of those N.
+For every case it prints the first card (a `[data-card]` element laid out and visible),
+ready (the table playable: MicroPython on the main thread) and solver ready (the solver's
+worker, Pyodide, sent its first message: the `pp:solver-ready` mark of
+web/start/solver.js, which starts it once the table is playable), and how the worker's
+Python got its standard library (`window.ppSolverReport`).
 Times are read inside the page (performance.now(), whose origin is the navigation start),
 so Playwright's own round trips are not counted. It prints medians; it asserts nothing.
 `--stages` also prints, per case, when each start-up step ends and the median time of the
 step itself (see STAGES); with the load average it prints at the start and the end, these
 are what to compare between runs on a shared machine, where other work stretches totals.
-Budgets (docs/architecture.md §8): first visit <= 2.5 s; reload from the service worker's
-cache with the network off <= 1.0 s.
+Budgets (docs/architecture.md §8): reload first card <= 0.3 s (median, localhost); reload
+from the service worker's cache with the network off <= 1.0 s.
 """
 
 from __future__ import annotations
@@ -37,25 +41,28 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tools.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
 # Records, relative to the navigation start, PyScript's progress events, the moment
-# Pyodide's wasm is compiled and instantiated, the marks web/main.py sets (pp:main when it
-# starts, pp:imported once the app's modules are imported) and the moment the page marks
-# itself ready. Runs before any script of the page.
+# MicroPython's wasm is compiled and instantiated on the main thread, the marks web/main.py
+# sets (pp:main when it starts, pp:imported once the app's modules are imported), the
+# moment the page marks itself ready, and the first settled verdict the status bar shows
+# (`<html data-verdict>` won, lost or unknown: window.__ppVerdict, [verdict, ms]). Runs
+# before any script of the page.
 RECORDER = """
 (() => {
   const marks = (window.__startupMarks = {});
   const mark = (name) => { marks[name] ??= performance.now(); };
   addEventListener("py:progress", (e) => mark(e.detail));
   addEventListener("py:ready", () => mark("py:ready"), true);
-  // Python's own wasm (PyScript instantiates a small one of its own).
+  // MicroPython's wasm (PyScript instantiates a small one of its own).
   const isPython = (result) => {
     const exports = (result.instance || result).exports || {};
-    return Object.keys(exports).some((name) => name.startsWith("Py"));
+    return Object.keys(exports).some((name) => name.startsWith("mp_js"));
   };
   for (const name of ["instantiateStreaming", "instantiate"]) {
     const original = WebAssembly[name];
@@ -79,6 +86,12 @@ RECORDER = """
     const state = document.documentElement && document.documentElement.dataset.app;
     if (state && state !== "loading") mark(state);
   }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-app"] });
+  new MutationObserver(() => {
+    const verdict = document.documentElement && document.documentElement.dataset.verdict;
+    if (!window.__ppVerdict && ["won", "lost", "unknown"].includes(verdict)) {
+      window.__ppVerdict = [verdict, performance.now()];
+    }
+  }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-verdict"] });
 })();
 """
 # Marks "first card" in window.__startupMarks (bench/startup.py's RECORDER) at the frame
@@ -113,20 +126,27 @@ async () => {
   return true;
 }
 """
-# (mark, what the step up to it is), in the order they happen. A mark a run lacks (no
-# Python snapshot, an older main.py) is left out of that run's steps.
+# (mark, what the step up to it is), in the order they happen. A mark a run lacks is left
+# out of that run's steps.
 STAGES = (
-    ("Loading Pyodide", "page, PyScript and its config"),
-    ("wasm instantiated", "Pyodide's wasm fetched and compiled"),
-    ("pp:python", "Python initialised (or restored)"),
-    ("pp:precompiled", "the first table's modules compiled"),
-    ("Loaded interpreter", "the loader done"),
-    ("Loaded files", "the app's files written"),
+    ("pp:picture", "the saved table's picture painted (a reload)"),
+    ("Loading MicroPython", "page, PyScript and its config"),
+    ("wasm instantiated", "MicroPython's wasm fetched and compiled"),
+    ("Loaded interpreter", "the interpreter started"),
+    ("Loaded files", "the first table's bytecode written"),
     ("py:ready", "PyScript ready"),
-    ("pp:main", "main.py fetched, PyScript's own Python"),
+    ("pp:main", "main.py fetched and started"),
     ("pp:imported", "the app's modules imported"),
     ("ready", "first table drawn"),
+    ("pp:solver-start", "the solver's worker started"),
+    ("pp:solver-ready", "Pyodide up in the worker, its first message"),
 )
+# When the solver's worker has answered or failed: [mark, ms], or null while it has not.
+SOLVER_DONE = """() => {
+  const done = performance.getEntriesByType("mark").find((m) =>
+    m.name === "pp:solver-ready" || m.name === "pp:solver-error");
+  return done ? [done.name, done.startTime] : null;
+}"""
 
 
 def measure(page, action, timeout_ms: float) -> dict[str, float]:
@@ -142,10 +162,26 @@ def measure(page, action, timeout_ms: float) -> dict[str, float]:
       .map((m) => [m.name, m.startTime])), window.__startupMarks)""")
     if "ready" not in marks:
         raise SystemExit(f"the page reported an error: {page.inner_text('#loading')!r}")
-    # Which standard library Python was given (web/start/pyodide-loader.mjs): compiled or plain.
+    return marks
+
+
+def solver(page, marks: dict, timeout_ms: float) -> dict:
+    """``marks`` with "solver ready" (or "solver error") once the solver's worker has sent
+    its first message, its other pp: marks, and "stdlib": which standard library the
+    worker's Python was given (window.ppSolverReport, solver-worker.mjs)."""
+    page.wait_for_function(f"() => ({SOLVER_DONE})() !== null", timeout=timeout_ms)
+    name, at = page.evaluate(SOLVER_DONE)
+    marks["solver " + name.removeprefix("pp:solver-")] = at
+    marks.update(page.evaluate("""() => Object.fromEntries(performance
+      .getEntriesByType("mark").filter((m) => m.name.startsWith("pp:"))
+      .map((m) => [m.name, m.startTime]))"""))
+    try:  # the report follows the first message
+        page.wait_for_function("() => window.ppSolverReport?.stdlib", timeout=5000)
+    except PlaywrightTimeout:
+        pass
     marks["stdlib"] = page.evaluate(
         "(({stdlib, stdlibProblem}) => stdlibProblem ? `${stdlib} (${stdlibProblem})` : stdlib)"
-        "(window.__pyodideStart || {stdlib: 'unknown'})")
+        "(window.ppSolverReport || {stdlib: 'unknown'})")
     return marks
 
 
@@ -156,12 +192,18 @@ def summary(name: str, runs: list[dict[str, float]], stages: bool) -> None:
     ready = [run["ready"] / 1000 for run in runs]
     figures = " ".join(f"{t:.2f}" for t in ready)
     print(f"{name:<15} median {statistics.median(ready):.2f} s   (runs: {figures})")
-    cards = [run["first card"] / 1000 for run in runs if "first card" in run]
-    if cards:  # a card on screen: the table, or the picture of the last one
-        print(f"    first card: median {statistics.median(cards):.2f} s   "
-              f"(runs: {' '.join(f'{t:.2f}' for t in cards)})")
+    for key in ("first card", "solver ready"):
+        # first card: the table, or the picture of the last one
+        times = [run[key] / 1000 for run in runs if key in run]
+        if times:
+            print(f"    {key}: median {statistics.median(times):.2f} s   "
+                  f"(runs: {' '.join(f'{t:.2f}' for t in times)})")
+    failed = sum("solver error" in run for run in runs)
+    if failed:
+        print(f"    the solver's worker failed to start in {failed} of {len(runs)} runs")
     libs = collections.Counter(str(run.get("stdlib")) for run in runs)
-    print(f"    standard library: {', '.join(f'{k} in {n}' for k, n in sorted(libs.items()))}")
+    print("    the solver's standard library: "
+          f"{', '.join(f'{k} in {n}' for k, n in sorted(libs.items()))}")
     if stages:
         print(f"    {'at (median)':>30}  {'step (median)':>13}")
         for stage, step in STAGES:
@@ -180,28 +222,19 @@ def since(run: dict[str, float], stage: str) -> float:
 
 
 def measure_offline(browser, url: str, runs: int, timeout_ms: float) -> list[dict[str, float]]:
-    """``runs`` offline reloads of the installed app (service worker + snapshot ready)."""
+    """``runs`` offline reloads of the installed app (the service worker controls it)."""
     context = browser.new_context(service_workers="allow")
     context.add_init_script(RECORDER)
     context.add_init_script(FIRST_CARD)
     page = context.new_page()
     try:
-        measure(page, lambda: page.goto(url), timeout_ms)
+        solver(page, measure(page, lambda: page.goto(url), timeout_ms), timeout_ms)
         page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=timeout_ms)
-        measure(page, page.reload, timeout_ms)  # controlled now: the snapshot gets made
-        page.wait_for_function("() => document.documentElement.dataset.snapshot",
-                               timeout=timeout_ms)
-        saved = page.evaluate("document.documentElement.dataset.snapshot")
-        if saved != "saved":
-            print(f"(no Python snapshot: {saved})")
         context.set_offline(True)
         left: list[str] = []
         context.route("**/*", lambda route: (left.append(route.request.url), route.abort()))
-        results = []
-        for _ in range(runs):
-            marks = measure(page, page.reload, timeout_ms)
-            marks["snapshot"] = page.evaluate("(window.__pyodideStart || {}).snapshot")
-            results.append(marks)
+        results = [solver(page, measure(page, page.reload, timeout_ms), timeout_ms)
+                   for _ in range(runs)]
         if left:
             print(f"requests that tried to leave while offline: {left}")
         return results
@@ -234,6 +267,9 @@ def serve_or_use(url: str | None, **serve_options) -> tuple[object | None, str]:
         return None, url.rstrip("/")
     if not (ROOT / "vendor" / "VERSIONS").exists():
         raise SystemExit("vendor/ is missing: run `make vendor` first")
+    from tools.mpy_build import OUT, ensure
+
+    ensure(ROOT / OUT)  # the first table's bytecode, as `make mpy` makes it
     return start_server(ROOT, **serve_options)
 
 
@@ -263,11 +299,13 @@ def main() -> int:
                     context.add_init_script(RECORDER)
                     context.add_init_script(FIRST_CARD)
                     page = context.pages[0] if context.pages else context.new_page()
-                    first.append(measure(page, lambda p=page: p.goto(url), timeout))
-                    reload.append(measure(page, page.reload, timeout))
+                    first.append(solver(page, measure(page, lambda p=page: p.goto(url),
+                                                      timeout), timeout))
+                    reload.append(solver(page, measure(page, page.reload, timeout), timeout))
                     if page.evaluate(SERVICE_WORKER_ACTIVE):
                         context.set_offline(True)
-                        offline.append(measure(page, page.reload, timeout))
+                        offline.append(solver(page, measure(page, page.reload, timeout),
+                                              timeout))
                     context.close()
             if args.offline_runs:
                 installed = measure_offline(browser, url, args.offline_runs,
@@ -283,10 +321,7 @@ def main() -> int:
     summary("reload", reload, args.stages)
     summary("offline reload", offline, args.stages)
     if installed:
-        summary("offline reload, installed app (service worker + snapshot)", installed,
-                args.stages)
-        restored = sum(run.get("snapshot") == "restored" for run in installed)
-        print(f"    Python started from the snapshot in {restored} of {len(installed)} runs")
+        summary("offline reload, installed app (service worker)", installed, args.stages)
     if not args.url:
         from tools.precache import build_info
 
