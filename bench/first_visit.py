@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/first_visit.py [--runs 2] [--query ?game=klondike&deal=7]
                                           [--no-compress] [--url URL] [--files]
+                                          [--waterfall] [--first-only]
 
 For each network profile (PROFILES: CDP `Network.emulateNetworkConditions`, download in
 bytes/s and round-trip latency) and each run, Chromium starts on a new profile in a
@@ -9,26 +10,34 @@ temporary folder (a profile on disk, so the service worker installs) and opens t
 link. It prints, per profile, the medians of:
 
 - first card: a `[data-card]` element laid out and visible (a frame after it appears);
-- playable: `<html data-app="ready">`;
+- playable: `<html data-app="ready">` (MicroPython on the main thread drew the table);
 - bytes before playable: `encodedDataLength` of every `Network.loadingFinished` of the
   page's CDP session that ended before playable (headers included);
-- offline ready: when a cache of the origin holds every file listed in the served,
-  rendered /service-worker.js (its BUILD line), and the bytes by then. The
+- longest task before playable: the longest main-thread task (PerformanceObserver
+  "longtask", over 50 ms; 0 when none) that started before playable;
+- solver ready: the solver's worker (Pyodide, started once the table is playable by
+  web/start/solver.js) sent its first message (`pp:solver-ready`), and the bytes by then:
+  the page's session, plus the worker's own fetches, which the page's CDP session does not
+  see (counted from Playwright's request events: body and headers as received);
+- verdict shown: the status bar's first settled verdict (`<html data-verdict>` won, lost
+  or unknown);
+- offline ready: the "Ready to play offline" notice (web/start/offline.js: the service
+  worker's first install has cached everything; the bench checks that a cache of the origin
+  holds every file of the served service worker's BUILD line), and the bytes by then. The
   service worker's own fetches run in another target, which CDP throttling of the page
   does not reach: they are counted apart ("sw bytes", from Playwright's request events)
-  and are NOT slowed down, so with the precache racing the page the throttled figures
-  flatter the page less than a real network would;
-- longest task after playable: the longest main-thread task (PerformanceObserver
-  "longtask") that starts after playable and before the page has compiled the app's
-  modules the first table did not import (web/start/pyodide-loader.mjs) and then been
-  idle for AFTER_READY_S: the time a first move may wait;
-- installed app: once the cache is complete, one reload (the page is controlled, the
-  Python snapshot gets saved), then a measured reload with the same throttling: first card
-  and playable.
+  and slowed down on that target (throttle_service_workers), on a link of their own: with
+  the precache racing the page and the solver's worker, the figures flatter them a little
+  against a real network, where all share one link;
+- reload and installed app: once the cache is complete, a reload (the first the service
+  worker serves) and a second one (the installed app as a player meets it), with the same
+  throttling: first card and playable of each.
 
 It serves the repository with tools/serve.py (br/gzip as a host sends them;
-`--no-compress` serves every file as it is) unless --url is given. It asserts nothing.
-Budget (docs/architecture.md §8): at 10 Mbps / 100 ms, playable <= 4.5 s with <= 4.5 MB before it.
+`--no-compress` serves every file as it is; the first table's bytecode is built first
+when stale) unless --url is given. It asserts nothing.
+Targets (docs/architecture.md §8): at 10 Mbps / 100 ms, playable <= 4.5 s with <= 4.5 MB
+before it; 1.6 Mbps / 150 ms is reported.
 """
 
 from __future__ import annotations
@@ -54,6 +63,7 @@ from bench.startup import (  # noqa: E402
     load,
     measure,
     serve_or_use,
+    solver,
 )
 from tools.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
@@ -77,12 +87,18 @@ async (paths) => {
   return most;
 }
 """
-NOW = "() => performance.timeOrigin + performance.now()"
-# Quiet time after the page has compiled the modules the first table did not import, in
-# which the table's first background look at the position runs.
-AFTER_READY_S = 2.0
-LONGEST_AFTER_READY = """(ready) => Math.max(0, ...window.__longTasks
-  .filter(([start]) => start >= ready).map(([, duration]) => duration))"""
+# Marks "offline ready" in window.__startupMarks when the "Ready to play offline" notice
+# appears (it goes away after a few seconds).
+OFFLINE_NOTICE = """
+new MutationObserver((_, observer) => {
+  if (document.querySelector('[data-notice="offline-ready"]')) {
+    observer.disconnect();
+    if (window.__startupMarks) window.__startupMarks["offline ready"] ??= performance.now();
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+LONGEST_BEFORE = """(ready) => Math.max(0, ...window.__longTasks
+  .filter(([start]) => start < ready).map(([, duration]) => duration))"""
 
 
 def precache_list(base: str) -> list[str]:
@@ -149,22 +165,84 @@ class Wire:
 
 def throttled_page(context, profile: tuple[float, float, float]):
     """The context's page with its network slowed to ``profile`` (CDP), its CDP session,
-    and a Wire counting what crosses it."""
+    and a Wire counting what crosses it. A service worker is slowed alike as it starts
+    (throttle_service_workers)."""
     down, up, latency = profile
+    conditions = {"offline": False, "latency": latency,
+                  "downloadThroughput": down, "uploadThroughput": up}
     page = context.pages[0] if context.pages else context.new_page()
     session = context.new_cdp_session(page)
     wire = Wire(session)
     session.send("Network.enable")
-    session.send("Network.emulateNetworkConditions", {
-        "offline": False, "latency": latency,
-        "downloadThroughput": down, "uploadThroughput": up})
+    session.send("Network.emulateNetworkConditions", conditions)
+    throttle_service_workers(session, conditions)
     return page, session, wire
+
+
+def throttle_service_workers(session, conditions: dict) -> None:
+    """Give every service worker that starts the page's network conditions, on its own
+    CDP target (the page's throttling does not reach it): attached through the page's
+    session, the commands sent as messages to the target. Its first fetches may slip
+    through before the conditions are set, and it gets a link of its own, as fast as the
+    page's, not a share of the page's."""
+    def created(event: dict) -> None:
+        info = event["targetInfo"]
+        if info["type"] != "service_worker":
+            return
+        attached = session.send("Target.attachToTarget",
+                                {"targetId": info["targetId"], "flatten": False})
+        for number, (method, params) in enumerate(
+                (("Network.enable", {}), ("Network.emulateNetworkConditions", conditions))):
+            session.send("Target.sendMessageToTarget", {
+                "sessionId": attached["sessionId"],
+                "message": json.dumps({"id": 1 + number, "method": method, "params": params})})
+
+    session.on("Target.targetCreated", created)
+    session.send("Target.setDiscoverTargets", {"discover": True})
+
+
+class Seen:
+    """Requests Playwright saw finish: the page's, its workers' and the service worker's
+    (Playwright reports a dedicated worker's requests as the page's)."""
+
+    def __init__(self, context) -> None:
+        self.finished: list[object] = []
+        context.on("requestfinished", lambda request: self.finished.append(request))
+
+    @staticmethod
+    def end(request) -> float:
+        """The wall time (ms) the response ended."""
+        timing = request.timing
+        return timing["startTime"] + max(timing["responseEnd"], 0)
+
+    def bytes_until(self, wall_ms: float, which) -> int:
+        """Body and header bytes of the requests ``which(request)`` picks that finished
+        by ``wall_ms``."""
+        return sum(self.size(request) for request in self.finished
+                   if which(request) and self.end(request) <= wall_ms)
+
+    @staticmethod
+    def size(request) -> int:
+        """Body and header bytes as received. Playwright gives no body size for some of a
+        worker's responses (the streamed wasm among them): their Content-Length then."""
+        sizes = request.sizes()
+        body = sizes["responseBodySize"]
+        if body <= 0 and (response := request.response()) is not None:
+            body = int(response.header_value("content-length") or 0)
+        return body + sizes["responseHeadersSize"]
+
+    def worker(self, wire: Wire):
+        """Picks the requests of the page's workers: those neither the service worker's
+        nor seen finishing on the page's CDP session (nor a blob: read, no network)."""
+        seen = {url for _, _, url in wire.done}
+        return lambda request: (request.service_worker is None and request.url not in seen
+                                and request.url.startswith(("http:", "https:")))
 
 
 def visit(p, url: str, profile: tuple[float, float, float], base: str,
           timeout_ms: float, files: bool = False,
           waterfall: bool = False, first_only: bool = False) -> dict[str, float]:
-    """One first visit, the offline cache filling, and the installed app's reload
+    """One first visit, the solver and the offline cache filling, then two reloads
     (``files``: also print the bytes of each file loaded before playable; ``waterfall``:
     when each request of the visit was sent, answered and finished)."""
     with tempfile.TemporaryDirectory(prefix="pp-first-visit-") as folder:
@@ -173,61 +251,83 @@ def visit(p, url: str, profile: tuple[float, float, float], base: str,
         try:
             context.add_init_script(RECORDER)
             context.add_init_script(FIRST_CARD)
-            sw_requests = []
-            context.on("requestfinished",
-                       lambda r: r.service_worker is not None and sw_requests.append(r))
+            context.add_init_script(OFFLINE_NOTICE)
+            seen = Seen(context)
             page, session, wire = throttled_page(context, profile)
             marks = measure(page, lambda: page.goto(url), timeout_ms)
-            paths = precache_list(base)  # as late as possible: the tree may be edited
             origin = page.evaluate("performance.timeOrigin")
+            ready = marks["ready"]
+            if files:
+                print("  bytes before playable, per file:")
+                for size, where in wire.loads_until(origin + ready):
+                    print(f"    {size:>9} {where.removeprefix(base)}")
+            row = {"first card": marks.get("first card"), "playable": ready,
+                   "bytes": wire.bytes_until(origin + ready),
+                   "longest task before playable": page.evaluate(LONGEST_BEFORE, ready),
+                   "card before playable": marks.get("first card", 1e18) < ready}
+            if first_only:
+                return row
+            solver(page, marks, timeout_ms)
+            if "solver ready" in marks:
+                at = origin + marks["solver ready"]
+                row["solver ready"] = marks["solver ready"]
+                row["bytes by solver ready"] = (wire.bytes_until(at)
+                                                + seen.bytes_until(at, seen.worker(wire)))
+            else:
+                print(f"  the solver's worker failed at {marks['solver error']:.0f} ms",
+                      file=sys.stderr)
+            try:
+                page.wait_for_function("() => !!window.__ppVerdict", timeout=timeout_ms)
+            except PlaywrightTimeout:
+                print("  no verdict shown", file=sys.stderr)
+            else:
+                verdict, at = page.evaluate("window.__ppVerdict")
+                row["verdict"], row["verdict shown"] = verdict, at
             if waterfall:
                 print("     sent   first  finished    bytes url (ms from navigation;"
-                      f" playable at {marks['ready']:.0f})")
+                      f" playable at {ready:.0f}; the page's session only)")
                 print("\n".join(wire.waterfall(origin, base)))
+                worker = sorted((seen.end(request) - origin, request)
+                                for request in seen.finished if seen.worker(wire)(request))
+                if worker:
+                    print("  the solver's worker: finished (ms), bytes (body + headers), url,"
+                          " as Playwright reported them:")
+                    for at, request in worker:
+                        size = seen.size(request)
+                        served = " (service worker)" if request.response().from_service_worker \
+                            else ""
+                        print(f"    {at:7.0f} {size:>9} {request.url.removeprefix(base)}{served}")
                 print("  start-up marks (ms): " + ", ".join(
                     f"{name} {at:.0f}" for name, at in sorted(
                         ((k, v) for k, v in marks.items()
                          if isinstance(v, (int, float)) and not isinstance(v, bool)),
                         key=lambda kv: kv[1])))
-            if files:
-                print("  bytes before playable, per file:")
-                for size, where in wire.loads_until(origin + marks["ready"]):
-                    print(f"    {size:>9} {where.removeprefix(base)}")
-            row = {"first card": marks.get("first card"), "playable": marks["ready"],
-                   "bytes": wire.bytes_until(origin + marks["ready"]),
-                   "card before playable": marks.get("first card", 1e18) < marks["ready"]}
-            if first_only:
-                return row
-            page.wait_for_function("() => window.__pyodideStart?.precompiled !== undefined",
-                                   timeout=timeout_ms)
-            page.wait_for_timeout(AFTER_READY_S * 1000)
-            row["longest task after playable"] = page.evaluate(LONGEST_AFTER_READY,
-                                                               marks["ready"])
+            paths = precache_list(base)  # as late as possible: the tree may be edited
             held = f"({CACHED_COUNT})({json.dumps(paths)})"
             try:
-                page.wait_for_function(f"async () => (await {held}) >= {len(paths)}",
-                                       timeout=timeout_ms, polling=100)
+                page.wait_for_function(
+                    "() => window.__startupMarks['offline ready'] !== undefined",
+                    timeout=timeout_ms)
             except PlaywrightTimeout:
-                print(f"  the offline cache holds {page.evaluate(held)} of {len(paths)} "
-                      f"files after {timeout_ms / 1000:.0f} s; caches: "
+                print(f"  no \"ready offline\" notice after {timeout_ms / 1000:.0f} s; the "
+                      f"cache holds {page.evaluate(held)} of {len(paths)} files; caches: "
                       f"{page.evaluate('caches.keys()')}", file=sys.stderr)
-            else:
-                complete = page.evaluate(NOW)
-                row["offline ready"] = complete - origin
-                row["bytes offline ready"] = wire.bytes_until(complete)
-                row["sw bytes"] = sum(r.sizes()["responseBodySize"]
-                                      + r.sizes()["responseHeadersSize"] for r in sw_requests)
-                page.wait_for_function("() => !!navigator.serviceWorker.controller",
-                                       timeout=timeout_ms)
-                measure(page, page.reload, timeout_ms)  # controlled: the snapshot is made
-                try:
-                    page.wait_for_function("() => document.documentElement.dataset.snapshot",
-                                           timeout=timeout_ms)
-                except PlaywrightTimeout:
-                    print("  no Python snapshot was saved", file=sys.stderr)
-                installed = measure(page, page.reload, timeout_ms)
-                row["installed first card"] = installed.get("first card")
-                row["installed playable"] = installed["ready"]
+                return row
+            offline = page.evaluate("window.__startupMarks['offline ready']")
+            if (count := page.evaluate(held)) < len(paths):
+                print(f"  at the notice, the cache holds {count} of {len(paths)} files",
+                      file=sys.stderr)
+            row["offline ready"] = offline
+            row["bytes offline ready"] = (wire.bytes_until(origin + offline)
+                                          + seen.bytes_until(origin + offline, seen.worker(wire)))
+            row["sw bytes"] = seen.bytes_until(
+                origin + offline, lambda request: request.service_worker is not None)
+            page.wait_for_function("() => !!navigator.serviceWorker.controller",
+                                   timeout=timeout_ms)
+            for name in ("reload", "installed"):
+                again = measure(page, page.reload, timeout_ms)
+                row[f"{name} first card"] = again.get("first card")
+                row[f"{name} playable"] = again["ready"]
             return row
         finally:
             context.close()
@@ -243,10 +343,15 @@ COLUMNS = (  # (key, heading, divisor)
     ("first card", "first card (s)", 1000),
     ("playable", "playable (s)", 1000),
     ("bytes", "MB before playable", 1e6),
-    ("longest task after playable", "longest task after playable (ms)", 1),
+    ("longest task before playable", "longest task before playable (ms)", 1),
+    ("solver ready", "solver ready (s)", 1000),
+    ("bytes by solver ready", "MB by then", 1e6),
+    ("verdict shown", "verdict shown (s)", 1000),
     ("offline ready", "offline ready (s)", 1000),
-    ("bytes offline ready", "MB page by then", 1e6),
-    ("sw bytes", "MB sw fetched (unthrottled)", 1e6),
+    ("bytes offline ready", "MB page + worker by then", 1e6),
+    ("sw bytes", "MB sw fetched", 1e6),
+    ("reload first card", "reload: first card (s)", 1000),
+    ("reload playable", "reload: playable (s)", 1000),
     ("installed first card", "installed: first card (s)", 1000),
     ("installed playable", "installed: playable (s)", 1000),
 )
@@ -274,8 +379,8 @@ def main() -> int:
                         help="print when each request of the first visit was sent, answered"
                              " and finished")
     parser.add_argument("--first-only", action="store_true",
-                        help="stop after the first visit's playable (no offline cache, no"
-                             " installed app)")
+                        help="stop after the first visit's playable (no solver, offline"
+                             " cache or reloads)")
     args = parser.parse_args()
     server, base = serve_or_use(args.url, compress=args.compress)
     url = f"{base}/{args.query}"
