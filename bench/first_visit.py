@@ -180,25 +180,23 @@ def throttled_page(context, profile: tuple[float, float, float]):
 
 
 def throttle_service_workers(session, conditions: dict) -> None:
-    """Give every service worker that starts the page's network conditions, on its own
-    CDP target (the page's throttling does not reach it): attached through the page's
-    session, the commands sent as messages to the target. Its first fetches may slip
-    through before the conditions are set, and it gets a link of its own, as fast as the
+    """Give the page's service worker the page's network conditions on its own CDP target
+    (the page's throttling does not reach it). The page's session attaches to the targets
+    the page starts, each paused until its conditions are set (a dedicated worker answers
+    "Not supported": the page's throttling already covers it), the commands sent as
+    messages to the target. The service worker gets a link of its own, as fast as the
     page's, not a share of the page's."""
-    def created(event: dict) -> None:
-        info = event["targetInfo"]
-        if info["type"] != "service_worker":
-            return
-        attached = session.send("Target.attachToTarget",
-                                {"targetId": info["targetId"], "flatten": False})
-        for number, (method, params) in enumerate(
-                (("Network.enable", {}), ("Network.emulateNetworkConditions", conditions))):
+    def attached(event: dict) -> None:
+        for number, (method, params) in enumerate((
+                ("Network.enable", {}), ("Network.emulateNetworkConditions", conditions),
+                ("Runtime.runIfWaitingForDebugger", {}))):
             session.send("Target.sendMessageToTarget", {
-                "sessionId": attached["sessionId"],
+                "sessionId": event["sessionId"],
                 "message": json.dumps({"id": 1 + number, "method": method, "params": params})})
 
-    session.on("Target.targetCreated", created)
-    session.send("Target.setDiscoverTargets", {"discover": True})
+    session.on("Target.attachedToTarget", attached)
+    session.send("Target.setAutoAttach",
+                 {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False})
 
 
 class Seen:
