@@ -47,7 +47,8 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from tools.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
-# Records, relative to the navigation start, PyScript's progress events, the moment
+# Records, relative to the navigation start, PyScript's progress events (mpy:progress
+# for MicroPython), the moment
 # MicroPython's wasm is compiled and instantiated on the main thread, the marks web/main.py
 # sets (pp:main when it starts, pp:imported once the app's modules are imported), the
 # moment the page marks itself ready, and the first settled verdict the status bar shows
@@ -57,8 +58,11 @@ RECORDER = """
 (() => {
   const marks = (window.__startupMarks = {});
   const mark = (name) => { marks[name] ??= performance.now(); };
-  addEventListener("py:progress", (e) => mark(e.detail));
-  addEventListener("py:ready", () => mark("py:ready"), true);
+  // PyScript's progress events: mpy:* for MicroPython's script (py:* for Pyodide's).
+  for (const type of ["mpy", "py"]) {
+    addEventListener(`${type}:progress`, (e) => mark(e.detail));
+    addEventListener(`${type}:ready`, () => mark(`${type}:ready`), true);
+  }
   // MicroPython's wasm (PyScript instantiates a small one of its own).
   const isPython = (result) => {
     const exports = (result.instance || result).exports || {};
@@ -132,10 +136,11 @@ STAGES = (
     ("pp:picture", "the saved table's picture painted (a reload)"),
     ("Loading MicroPython", "page, PyScript and its config"),
     ("wasm instantiated", "MicroPython's wasm fetched and compiled"),
-    ("Loaded interpreter", "the interpreter started"),
-    ("Loaded files", "the first table's bytecode written"),
-    ("py:ready", "PyScript ready"),
-    ("pp:main", "main.py fetched and started"),
+    ("Loading files", "MicroPython started"),
+    ("Loaded files", "the first table's bytecode fetched and written"),
+    ("Loaded MicroPython", "the interpreter ready"),
+    ("mpy:ready", "PyScript ready"),
+    ("pp:main", "main.py started"),
     ("pp:imported", "the app's modules imported"),
     ("ready", "first table drawn"),
     ("pp:solver-start", "the solver's worker started"),
