@@ -99,7 +99,8 @@ def file_digest(path: Path) -> str:
 
 def scope_key(path: str) -> str:
     """The key of an app folder (a service worker scope's path, e.g. "/a/") in cache names:
-    FNV-1a, 32 bits, of its UTF-8 bytes, as service-worker.js computes it. Short and fixed in length; a path is not secret, only told apart."""
+    FNV-1a, 32 bits, of its UTF-8 bytes, as service-worker.js computes it. Short and fixed
+    in length; a path is not secret, only told apart."""
     value = 0x811C9DC5
     for byte in path.encode():
         value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF

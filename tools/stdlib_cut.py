@@ -25,7 +25,6 @@ import ast
 import io
 import zipfile
 from collections.abc import Iterable
-from pathlib import Path
 
 # A text entry of the core zip: the module names in the rest zip, one a line, so that the
 # page fetches the rest only for a module that is there (not for a probe such as
