@@ -1,12 +1,13 @@
-"""The solver (engine/solver/: modules and lists of deals) is not on the first table's
-critical path: PyScript copies only the [files] table of pyscript.toml; the loader
-(web/start/pyodide-loader.mjs) writes the [files_after_start] table into Python's file
-system once the table is playable, or at once, with synchronous downloads, when Python
-imports the solver before that (a Hint pressed at once)."""
+"""The solver (engine/solver/: modules and lists of deals) and Pyodide are not on the first
+table's critical path: the page (MicroPython, mpy.toml) fetches nothing of them before it
+is playable; then web/start/solver.js starts the solver's worker, which fetches Pyodide and
+the files of pyscript.toml (docs/architecture.md §8). Until the worker answers, Hint gives
+the rules' own hint; a daily link's deal opens at once and is named that date's daily once
+the worker is up."""
 
 from __future__ import annotations
 
-import tomllib
+import re
 import urllib.parse
 
 import pytest
@@ -14,9 +15,10 @@ import pytest
 import engine
 from engine.solver.daily import daily_deal
 from tests.e2e.conftest import ROOT, watch, watch_page
-from tests.e2e.table_helpers import Log, TablePage
+from tests.e2e.table_helpers import READY_MS, Log, TablePage
 
 SOLVER = "/engine/solver/"
+PYODIDE = "/vendor/pyodide/"
 READY = "(data-app ready)"
 # Calls window.ppReadyMark once the page says it is playable.
 MARK_READY_JS = """
@@ -32,31 +34,39 @@ HINT_JS = """() => {
     const from = [...document.querySelectorAll('[data-hint="from"]')];
     const to = document.querySelector('[data-pile][data-hint="to"]');
     const cards = from.filter((el) => el.dataset.card !== undefined);
+    if (!cards.length) return null;
     return {src: cards[0].closest('[data-pile]').dataset.pile, count: cards.length,
             dst: to ? to.dataset.pile : null};
 }"""
-LATER_JS = "() => window.__pyodideStart.later !== undefined"
+HINT_IS_JS = """(want) => { const shown = (""" + HINT_JS + """)();
+    return !!shown && ['src', 'dst', 'count'].every((k) => shown[k] === want[k]); }"""
+WORKER_UP_JS = "() => performance.getEntriesByName('pp:solver-ready').length > 0"
+# The solver settled the position in play (its searches import their modules first).
+WINNABLE_JS = "() => document.getElementById('st-verdict').innerText === 'Winnable'"
+WORKER_STARTED_JS = "() => performance.getEntriesByName('pp:solver-start').length > 0"
 # Beleaguered Castle deal 202: the solver wins it in a few hundred positions, and its
 # first move is not the one the heuristic hint suggests.
 CASTLE_DEAL = 202
 
 
-def later_files() -> list[str]:
-    table = tomllib.loads((ROOT / "pyscript.toml").read_text())["files_after_start"]
-    return ["/" + url.removeprefix("./") for url in table]
+def worker_files() -> list[str]:
+    """The paths of the files the worker writes into Pyodide's file system (both tables
+    of pyscript.toml)."""
+    text = (ROOT / "pyscript.toml").read_text()
+    return ["/" + url for url in re.findall(r'^"\./([^"]+)"\s*=', text, re.M)]
 
 
 @pytest.fixture
 def page(browser, base_url, browser_log):
-    """A first visit (no service worker), the requests it makes recorded in order in
-    ``page.paths`` with READY marking when the page became playable."""
+    """A first visit (no service worker), the requests it and its worker make recorded in
+    order in ``page.paths`` with READY marking when the page became playable."""
     context = browser.new_context(base_url=base_url, service_workers="block",
                                   reduced_motion="reduce")
     watch(context, browser_log, base_url)
     page = context.new_page()
     watch_page(page, browser_log)
     paths: list[str] = []
-    page.on("request", lambda request: paths.append(urllib.parse.urlsplit(request.url).path))
+    context.on("request", lambda request: paths.append(urllib.parse.urlsplit(request.url).path))
     page.expose_function("ppReadyMark", lambda: paths.append(READY))
     page.add_init_script(MARK_READY_JS)
     page.paths = paths
@@ -65,73 +75,86 @@ def page(browser, base_url, browser_log):
     assert not browser_log.problems(), "\n".join(browser_log.problems())
 
 
-def castle_hint(table: TablePage) -> None:
-    """Press Hint on the open Castle deal: the solver's first move is highlighted."""
+def solvers_first_move() -> dict:
     game = engine.new_game("beleaguered-castle", CASTLE_DEAL)
     first = engine.solve(game, budget_ms=5000).moves[0]
-    assert first != engine.hint(game)
-    table.page.keyboard.press("h")
-    table.page.wait_for_function(HINT_SHOWN_JS)
-    assert table.page.evaluate(HINT_JS) == {"src": first.src, "dst": first.dst,
-                                            "count": first.count}
+    assert first != engine.hint(game)  # the heuristic would show another move
+    return {"src": first.src, "dst": first.dst, "count": first.count}
 
 
-def test_no_solver_file_comes_before_the_table_and_the_solver_works_after(page):
+def test_no_solver_file_nor_pyodide_comes_before_the_table_and_the_worker_gets_them(page):
+    held: list = []
+    worker = "**/web/start/solver-worker.mjs"
+    page.context.route(worker, lambda route: held.append(route))  # (until looked at)
     table = TablePage(page, Log())
     table.open("beleaguered-castle", CASTLE_DEAL)
-    page.wait_for_function(LATER_JS)
-    start = page.evaluate("window.__pyodideStart")
-    assert (start["later"], start["laterWhen"]) == ("background", "ready")
-    paths = page.paths
-    assert READY in paths
-    before = paths[:paths.index(READY)]
-    assert "/pyscript.toml" in before and "/engine/rules/game.py" in before
-    assert not [path for path in before if SOLVER in path]
-    files = later_files()
-    assert len(files) > 20 and "/engine/solver/data/winnable-klondike.txt" in files
+    page.wait_for_function(WORKER_STARTED_JS)
+    page.wait_for_timeout(500)
+    # The page's own requests, to the table and a while after it: none of the solver's.
+    paths = list(page.paths)
+    assert READY in paths and held
+    assert "/mpy.toml" in paths and "/build/mpy/engine/rules/game.mpy" in paths
+    assert not [path for path in paths if SOLVER in path or PYODIDE in path]
+    page.context.unroute(worker)
+    for route in held:
+        route.continue_()
+    page.wait_for_function(WORKER_UP_JS, timeout=READY_MS)
+    after = page.paths[len(paths):]
+    assert "/pyscript.toml" in after and [path for path in after if PYODIDE in path]
+    files = worker_files()
+    assert "/engine/solver/data/winnable-klondike.txt" in files and "/web/desk.py" in files
     for path in files:
-        assert paths.count(path) == 1, path
-    castle_hint(table)
-    # The solver's lists are there too: the page knows the deal is a winnable one.
-    listed = page.evaluate("""() => window.__pyodideStart.interpreter.runPython(
-        "from engine.solver.winnable import winnable_deals\\n" +
-        "len(winnable_deals('beleaguered-castle'))")""")
-    assert listed == len(engine.winnable_deals("beleaguered-castle"))
+        assert page.paths.count(path) == 1, path
+    # The solver answers: its verdict, its hint, and its lists (the menu's note).
+    page.wait_for_function(WINNABLE_JS, timeout=READY_MS)
+    page.keyboard.press("h")
+    page.wait_for_function(HINT_IS_JS, arg=solvers_first_move())
+    page.click('[data-action="new"]')
+    page.check('#menu-variants input[value="beleaguered-castle"]')
+    count = len(engine.winnable_deals("beleaguered-castle"))
+    page.wait_for_function("(n) => document.getElementById('menu-winnable-note').textContent"
+                           ".includes(`drawn from ${n.toLocaleString('en')} deal numbers`)",
+                           arg=count, timeout=READY_MS)
+    table.close_dialogs()
 
 
-def test_a_daily_link_opens_without_the_solver_and_is_checked_after_the_table(page):
+def test_a_hint_pressed_before_the_worker_is_up_gives_the_rules_hint(page):
+    held: list = []
+    # The worker's Pyodide waits.
+    page.context.route(f"**{PYODIDE}**", lambda route: held.append(route))
+    table = TablePage(page, Log())
+    table.open("beleaguered-castle", CASTLE_DEAL)
+    page.wait_for_function(WORKER_STARTED_JS)
+    game = engine.new_game("beleaguered-castle", CASTLE_DEAL)
+    heuristic = engine.hint(game)
+    page.keyboard.press("h")
+    page.wait_for_function(HINT_SHOWN_JS)
+    assert page.evaluate(HINT_JS) == {"src": heuristic.src, "dst": heuristic.dst,
+                                      "count": heuristic.count}
+    assert table.announced().startswith("Hint")
+    assert not page.evaluate(WORKER_UP_JS)
+    page.context.unroute(f"**{PYODIDE}**")
+    for route in held:  # Pyodide comes now: the worker starts, and Hint asks the solver
+        route.continue_()
+    page.wait_for_function(WINNABLE_JS, timeout=READY_MS)
+    page.keyboard.press("h")
+    page.wait_for_function(HINT_IS_JS, arg=solvers_first_move())
+    table.check(game)
+
+
+def test_a_daily_link_opens_without_the_solver_and_is_checked_once_the_worker_is_up(page):
     """The first table of a daily link needs no solver file: its deal opens at once, and
-    the page finds that date's daily once the solver's files have come in the background,
-    then names the table that date's daily."""
+    the worker finds that date's daily once it is up; then the table is that date's
+    daily."""
     day = "2026-12-02"
     seed = daily_deal("klondike", day)
     table = TablePage(page, Log())
     table.goto(f"?game=klondike&deal={seed}&daily={day}", fresh=True)
     state = page.evaluate("() => window.ppTable.act('state')")
-    assert (state["variant"], state["seed"]) == ("klondike", seed)
+    assert (state["variant"], state["seed"], state.get("daily")) == ("klondike", seed, "")
     before = page.paths[:page.paths.index(READY)]
-    assert not [path for path in before if SOLVER in path]
+    assert not [path for path in before if SOLVER in path or PYODIDE in path]
     page.wait_for_function("(day) => window.ppTable.act('state').daily === day", arg=day,
                            timeout=120_000)
-    start = page.evaluate("window.__pyodideStart")
-    assert (start["later"], start["laterWhen"]) == ("background", "ready")
-
-
-def test_a_hint_pressed_before_the_background_download_still_works(page):
-    held: list = []
-
-    def hold_background(route):
-        if route.request.resource_type == "fetch":
-            held.append(route)  # the background download never ends
-        else:
-            route.continue_()  # the synchronous one (an XMLHttpRequest)
-
-    page.route(f"**{SOLVER}**", hold_background)
-    table = TablePage(page, Log())
-    table.open("beleaguered-castle", CASTLE_DEAL)
-    castle_hint(table)
-    start = page.evaluate("window.__pyodideStart")
-    assert (start["later"], start["laterWhen"]) == ("sync", "ready")
-    assert held
-    for route in held:  # the background download ends now: the files stay as written
-        route.continue_()
+    assert page.evaluate(WORKER_UP_JS)
+    assert page.paths.count("/engine/solver/data/daily-klondike.txt") == 1
