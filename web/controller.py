@@ -354,12 +354,17 @@ class Table:
         return self.render("new", announce="Deal restarted.")
 
     def do_new(self, variant: str | None = None, seed: int | None = None,
-               daily: str = "") -> "Payload":
+               daily: str = "", wait: bool = False) -> "Payload":
         """A new game of ``variant`` (default: the current one), deal ``seed`` or random;
-        ``daily`` (with ``seed``) when it is the daily deal a link named."""
+        ``daily`` (with ``seed``) when it is the daily deal a link named. With ``wait``,
+        "drawing" (nothing dealt) while the solver's worker is drawing the deal the
+        settings ask for (web/forward.py): the page asks again when it answers."""
         variant = variant if variant in engine.VARIANTS else self.game.variant
         if isinstance(seed, bool) or not isinstance(seed, int) \
                 or not DEAL_MIN <= seed <= DEAL_MAX:
+            pending = getattr(self.desk, "draw_pending", None)
+            if wait is True and pending is not None and pending(variant):
+                return {"event": "drawing"}
             seed = self.desk.draw_seed(variant)
         daily = daily if isinstance(daily, str) and self.desk.is_daily(variant, seed, daily) \
             else ""

@@ -197,6 +197,8 @@ class DeskWorker:
         table = self.table
         if self.hinting:
             self.answer_hint(table.handle("hint_step"))
+        elif self.listed_draw() is not None:  # quick, and a new game may wait for it
+            self.draw(self.listed_draw())
         elif self.dailies:
             self.find_daily()
         elif self.watching:
@@ -242,9 +244,13 @@ class DeskWorker:
             self.hint_told = True
             self.hint()
 
-    def draw(self) -> None:
+    def listed_draw(self) -> str | None:
+        """A variant whose next deal is drawn from a list (winnable only): no search."""
+        return next((v for v, (winnable, _) in self.draws.items() if winnable), None)
+
+    def draw(self, variant: str | None = None) -> None:
         """Draw the next new deal of a variant, under the settings it was asked with."""
-        variant = next(iter(self.draws))
+        variant = variant or next(iter(self.draws))
         winnable, level = self.draws.pop(variant)
         settings = self.table.settings
         settings["winnable"] = [variant] if winnable else []

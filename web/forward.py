@@ -30,7 +30,9 @@ winnable at once, and a move from a position proved lost is lost at once, before
 worker's answer for it (as SolverDesk knows them at once). Until the worker is up, or has
 answered, the desk says what it knows: no verdict yet ("watch" not done, so the page keeps
 asking), a hint from ``engine.hint`` (the rules' own heuristic), a random deal without the
-opening check, the daily deal "not found yet" (the page's search keeps asking).
+opening check, the daily deal "not found yet" (the page's search keeps asking). A new game
+from a list (winnable only, a level) waits while the worker, up, is drawing it
+(:meth:`ForwardingDesk.draw_pending`: the controller answers "drawing").
 """
 
 import json
@@ -366,6 +368,15 @@ class ForwardingDesk:
         if self.ready and self.drawing.get(variant) != wanted:
             self.drawing[variant] = wanted
             self.send("draw", variant=variant, winnable=wanted[0], level=wanted[1])
+
+    def draw_pending(self, variant: str) -> bool:
+        """True while the worker is drawing a deal of a list ("winnable only", a level)
+        for ``variant`` under the settings in force: a new game asked for now would be a
+        random one, so the page waits for the worker's answer (a list's draw is quick)."""
+        wanted = self.wanted(variant)
+        drawn = self.draws.get(variant)
+        return self.ready and not self.failed and wanted[0] is True \
+            and (drawn is None or drawn[:2] != wanted) and self.drawing.get(variant) == wanted
 
     def draw_seed(self, variant: str, check: bool = True) -> int:
         """The deal the worker drew ahead for ``variant`` under the settings in force (then

@@ -349,6 +349,30 @@ def test_new_deals_come_drawn_ahead_by_the_worker_under_the_settings_in_force() 
     assert link.handle("new", {"variant": "klondike"})["seed"] == ahead[2]
 
 
+def test_a_new_game_asked_while_the_worker_draws_from_a_list_waits_for_it() -> None:
+    """The page asks with ``wait``: "drawing" until the worker's draw came, then that
+    deal; the worker draws from a list before it goes on with the watch."""
+    link = Link("?game=klondike&deal=99")
+    link.pump()
+    link.handle("settings", {"winnable": {"klondike": True}, "level": {"klondike": "easy"}})
+    game = link.table.game
+    assert link.handle("new", {"variant": "klondike", "wait": True}) == {"event": "drawing"}
+    assert link.table.game is game  # nothing dealt
+    while link.to_worker:
+        link.deliver(link.to_worker)
+    link.worker.step()  # one slice: the draw comes first
+    while link.to_main:
+        link.deliver(link.to_main)
+    dealt = link.handle("new", {"variant": "klondike", "wait": True})
+    assert dealt["event"] == "new" and dealt["seed"] in set(rated_deals("klondike", "easy"))
+    # Random deals (with their opening check) are not waited for, nor with no worker.
+    link.handle("settings", {"winnable": {"klondike": False}, "level": {"klondike": None}})
+    assert link.handle("new", {"variant": "klondike", "wait": True})["event"] == "new"
+    down = Link("?game=klondike&deal=99", up=False)
+    down.handle("settings", {"winnable": {"klondike": True}})
+    assert down.handle("new", {"variant": "klondike", "wait": True})["event"] == "new"
+
+
 def test_a_random_deal_drawn_ahead_passed_the_opening_check() -> None:
     link = Link("?game=beleaguered-castle&deal=3")
     seeds = iter([25, 2, 3])  # Castle: 25 has no move at all, 2 is lost in 15 positions

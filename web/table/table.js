@@ -23,6 +23,7 @@ import { Ui } from "./controls.js";
 
 const WATCH_DELAY_MS = 150; // quiet time after a render before the solver looks at it
 const WATCH_SLICE_MS = 4; // at most this much solver time per task
+const DRAW_WAIT_MS = 2000; // at most this long a new game waits for the worker's draw
 
 // A task of the lowest priority (Prioritized Task Scheduling), else a plain one.
 const background = window.scheduler?.postTask
@@ -44,7 +45,7 @@ class App {
       rewind: () => app.call("rewind"),
       finish: () => app.call("finish"),
       restart: () => app.call("restart"),
-      newGame: (variant, seed) => app.call("new", { variant, seed }),
+      newGame: (variant, seed) => app.newGame(variant, seed),
       placeEnd: (dialog) => app.board.placeOverFelt(dialog),
       settings: (changes) => app.call("settings", changes),
       ask: (kind, data) => app.call(kind, data),
@@ -167,6 +168,23 @@ class App {
   }
 
   // -- the solver, in slices -----------------------------------------------------------
+
+  // A new game: while the solver's worker draws the deal the settings ask for (a
+  // "winnable only" or rated deal, web/forward.py), the answer is "drawing" and the game
+  // is asked for again when the worker speaks; after DRAW_WAIT_MS, dealt without it.
+  newGame(variant, seed, until = performance.now() + DRAW_WAIT_MS) {
+    const wait = performance.now() < until;
+    const answer = this.call("new", { variant, seed, wait });
+    if (answer?.event !== "drawing") return answer;
+    const again = () => {
+      removeEventListener("pp:solver", again);
+      clearTimeout(timer);
+      this.newGame(variant, seed, until);
+    };
+    addEventListener("pp:solver", again);
+    const timer = setTimeout(again, DRAW_WAIT_MS);
+    return answer;
+  }
 
   hint() {
     if (this.hinting) return; // a search for the hint is already under way
