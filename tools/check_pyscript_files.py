@@ -13,6 +13,10 @@ mpy.toml: its [files] table lists the first table's modules, precompiled to .mpy
 build/mpy/ (tools/mpy_build.py, which finds them from web/main.py's imports), and is kept
 in step here too; pyscript.toml configures Pyodide in the solver's worker.
 
+index.html preloads the same bytecode files (PyScript asks for them only once MicroPython
+is up, one round trip after another otherwise): the lines between its
+``<!-- mpy preloads -->`` markers are written from mpy.toml's list here too.
+
     python tools/check_pyscript_files.py          # exit 1 and say what differs
     python tools/check_pyscript_files.py --write  # rewrite the [files] tables in place
 
@@ -107,6 +111,23 @@ MPY_HEADER = GENERATED + (
 )
 
 
+PAGE = ROOT / "index.html"
+PRELOADS = re.compile(r"(  <!-- mpy preloads: .*?-->\n)(.*?)(  <!-- /mpy preloads -->\n)", re.S)
+
+
+def preload_lines(files: dict[str, str]) -> str:
+    return "".join(f'  <link rel="preload" href="{src}" as="fetch" crossorigin>\n'
+                   for src in files)
+
+
+def page_with_preloads(text: str, files: dict[str, str]) -> str:
+    """index.html's text with the bytecode preloads of ``files`` between its markers."""
+    if not PRELOADS.search(text):
+        raise SystemExit("index.html has no <!-- mpy preloads: ... --> block")
+    return PRELOADS.sub(lambda m: m.group(1) + preload_lines(files) + m.group(3), text,
+                        count=1)
+
+
 def listed_files(config: Path = CONFIG, table: str = TABLE) -> dict[str, str]:
     return dict(tomllib.loads(config.read_text()).get(table, {}))
 
@@ -164,12 +185,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"pyscript.toml: [files] updated ({len(expected)} + {len(later)} files)")
         if rewrite(MPY_CONFIG, first, header=MPY_HEADER):
             print(f"mpy.toml: [files] updated ({len(first)} files)")
+        page = PAGE.read_text()
+        if page_with_preloads(page, first) != page:
+            PAGE.write_text(page_with_preloads(page, first))
+            print(f"index.html: bytecode preloads updated ({len(first)} files)")
         return 0
     problems = [f"pyscript.toml [files] {p}" for p in differences(expected, listed_files())]
     problems += [f"pyscript.toml [{LATER_TABLE}] {problem}"
                  for problem in differences(later, listed_files(table=LATER_TABLE))]
     problems += [f"mpy.toml [files] {p}"
                  for p in differences(first, listed_files(MPY_CONFIG))]
+    page = PAGE.read_text()
+    if page_with_preloads(page, first) != page:
+        problems.append("index.html: the bytecode preloads differ from mpy.toml's list")
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:

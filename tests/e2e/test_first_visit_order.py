@@ -112,16 +112,16 @@ def index(events: list, kind: str, path: str) -> int:
 
 def test_the_runtime_downloads_do_not_wait_for_pyscript(visit):
     events, warnings = visit
-    # The first request PyScript's start makes for the app: its first module's bytecode,
-    # fetched once PyScript has run and read its config.
-    first_module_request = index(events, "sent", "/build/mpy/engine/__init__.mpy")
-    assert index(events, "sent", WASM) < first_module_request
+    # The wasm is asked for from the head, before PyScript itself and the bytecode.
+    assert index(events, "sent", WASM) < index(events, "sent", "/vendor/pyscript/core.js")
+    assert index(events, "sent", WASM) < index(events, "sent", "/build/mpy/engine/__init__.mpy")
     # MicroPython's loader chain and PyScript's config are fetched side by side, not each
     # once the one before it has arrived.
     loader = index(events, "finished", "/web/start/micropython-loader.mjs")
     for path in ("/vendor/micropython/micropython.mjs", "/mpy.toml", "/web/main.py"):
         assert index(events, "sent", path) < loader, path
-    # One request: MicroPython's own download of the wasm is answered by the early one.
+    # One request: early.js's fetch takes the preload over, and MicroPython is handed
+    # that download.
     sent = [event[1] for event in events if event != READY and event[0] == "sent"]
     assert sent.count(WASM) == 1
     # A preload the page could not use (another mode or credentials) is warned about. The

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 
 from tools import check_pyscript_files as check
@@ -20,6 +21,16 @@ def test_mpy_toml_lists_the_first_tables_bytecode():
     listed = check.listed_files(check.MPY_CONFIG)
     assert "./build/mpy/web/controller.mpy" in listed
     assert not [src for src in listed if "/solver/" in src or src.endswith(".py")]
+
+
+def test_the_page_preloads_the_first_tables_bytecode():
+    """PyScript asks for mpy.toml's files only once MicroPython is up; index.html asks
+    for them from its head, the same list (kept by the tool)."""
+    page = check.PAGE.read_text()
+    assert check.page_with_preloads(page, check.expected_mpy_files()) == page
+    preloaded = re.findall(r'<link rel="preload" href="(\./build/mpy/[^"]+)"', page)
+    assert preloaded == list(check.expected_mpy_files())
+    assert check.page_with_preloads(page, {}) != page
 
 
 def test_mpy_toml_loads_micropython_from_vendor_through_the_early_wasm():

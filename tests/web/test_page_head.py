@@ -40,6 +40,9 @@ def test_pyodide_is_not_on_the_first_tables_way():
 
 @needs_vendor
 def test_every_preloaded_file_exists():
+    from tools.mpy_build import OUT, ensure
+
+    ensure(ROOT / OUT)  # the bytecode the page preloads, as `make mpy` makes it
     assert [path for path in PRELOADS if not (ROOT / path).is_file()] == []
 
 
