@@ -465,6 +465,22 @@ def test_a_card_turned_up_on_its_way_is_the_only_thing_animated(moving):
     moving.check(game)
 
 
+def test_the_win_bursts_in_28_bits_with_two_elements_animated(moving):
+    """The burst behind a won game's result: 28 bits of colour, in two rings that each
+    fly out as one animation (two elements restyled a frame, not 28)."""
+    game = engine.from_position("klondike", {
+        **{f"f{i}": [r + s for r in RANKS] for i, s in enumerate("SHD")},
+        "f3": [r + "C" for r in RANKS[:-1]], "t0": ["KC"]})
+    moving.load(game)
+    moving.act("play", src="t0", dst="f3", count=1)
+    moving.page.wait_for_selector("#end[open]")
+    seen = moving.page.evaluate("""() => ({
+        bits: document.querySelectorAll('#end-burst i').length,
+        animated: new Set(document.getAnimations().map((a) => a.effect.target)
+            .filter((el) => el?.closest?.('#end-burst'))).size })""")
+    assert seen == {"bits": 28, "animated": 2}
+
+
 def test_input_during_a_cascade_puts_every_waiting_card_in_its_pile_at_once(moving):
     moving.load(seven_to_go())
     waiting = moving.page.evaluate("""() => {
