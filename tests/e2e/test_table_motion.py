@@ -125,8 +125,8 @@ def test_a_card_turned_up_by_a_move_turns_over_where_it_lies(moving):
     game.play(move)
     seen = fly(moving, move, '[data-pile="t1"] > [data-card]:last-child')
     assert seen["card"] == "4D"
-    # Edge on halfway (scaled to nothing across), whole at the start and once landed.
-    widths = [float(f["transform"].split("(")[1].split(",")[0]) for f in seen["frames"]]
+    # Edge on halfway (nothing across), whole at the start (turned over) and once landed.
+    widths = [abs(float(f["transform"].split("(")[1].split(",")[0])) for f in seen["frames"]]
     assert widths[0] > 0.9 and min(widths) < 0.2, widths
     assert seen["left"] == 0 and seen["landed"]
     settle(moving)
@@ -436,6 +436,49 @@ def test_a_card_turned_up_on_its_way_gets_its_face_in_one_element(moving):
     assert moving.page.evaluate(ADDED_JS, ["stock"]) == 10 * 3
     settle(moving)
     moving.check(game)
+
+
+# Play an intent and collect, frame by frame until no card flies, every element that had an
+# animation of its own (a card, or something inside one).
+ANIMATED_ELEMENTS_JS = """async ([kind]) => {
+  const seen = new Set();
+  const mine = () => document.getAnimations().filter((a) => !(a instanceof CSSAnimation));
+  const look = () => mine().forEach((a) => a.effect.target && seen.add(a.effect.target));
+  window.ppTable.act(kind, {});
+  look();
+  for (let i = 0; i < 2000 && mine().some((a) => a.playState === 'running'); i++) {
+    await new Promise((go) => requestAnimationFrame(go));
+    look();
+  }
+  return [...seen].map((el) => el.classList.contains('card') ? 'card' : el.className);
+}"""
+
+
+def test_a_card_turned_up_on_its_way_is_the_only_thing_animated(moving):
+    """A deal from Spider's stock turns ten cards up on their way: ten animations, of the
+    cards (their backs show as they are turned over), and none of anything inside them
+    (each animated element is restyled in every frame of its motion)."""
+    game = moving.open("spider-1", 3)
+    game.play(next(m for m in game.legal_moves() if m.src == "stock"))
+    assert moving.page.evaluate(ANIMATED_ELEMENTS_JS, ["stock"]) == ["card"] * 10
+    settle(moving)
+    moving.check(game)
+
+
+def test_the_win_bursts_in_28_bits_with_two_elements_animated(moving):
+    """The burst behind a won game's result: 28 bits of colour, in two rings that each
+    fly out as one animation (two elements restyled a frame, not 28)."""
+    game = engine.from_position("klondike", {
+        **{f"f{i}": [r + s for r in RANKS] for i, s in enumerate("SHD")},
+        "f3": [r + "C" for r in RANKS[:-1]], "t0": ["KC"]})
+    moving.load(game)
+    moving.act("play", src="t0", dst="f3", count=1)
+    moving.page.wait_for_selector("#end[open]")
+    seen = moving.page.evaluate("""() => ({
+        bits: document.querySelectorAll('#end-burst i').length,
+        animated: new Set(document.getAnimations().map((a) => a.effect.target)
+            .filter((el) => el?.closest?.('#end-burst'))).size })""")
+    assert seen == {"bits": 28, "animated": 2}
 
 
 def test_input_during_a_cascade_puts_every_waiting_card_in_its_pile_at_once(moving):

@@ -307,24 +307,29 @@ def test_a_chain_may_end_on_a_foundation_card_above_the_twos() -> None:
         "waste": ["7H", "7D"]})
     assert {"7H>t3", "7D>t3"} <= plays(game)
     assert brute_force(game) is True
-    answer = engine.solve(game, budget_ms=20_000)
+    solver = Solver(game, max_nodes=20_000)
+    while solver.step(1_000) is None:
+        pass
+    answer = solver.solution()
     assert answer.result == "won" and replays_to_win(game, answer.moves)
 
 
 def test_a_chain_may_end_on_a_two_in_a_column_but_not_on_an_ace_or_two_at_home() -> None:
     """The 2 of clubs lies face up on its Ace face down and needs a red 3; both are in the
-    stock, to go on the 4 of spades. A red 3 so placed is a step (the 2 of clubs can follow
-    it from its column), and the deal is won. With the 2 of clubs home instead (the Ace
-    too), only a red Ace could follow a red 3, and both are home, where they can never be
-    of use in a column (nothing lies on an Ace) or face down: no red 3 goes to the
-    tableau."""
-    stock = [f"{r}{s}".lower() for s in "SHDC" for r in "3456789TJQK"
-             if f"{r}{s}" not in ("3S", "4S")]
-    low = {"f0": suit_run(0, 1, 3), "f1": suit_run(1, 1, 2), "f2": suit_run(2, 1, 2)}
+    stock, to go on a black 4. A red 3 so placed is a step (the 2 of clubs can follow it
+    from its column), and the deal is won. With the 2 of clubs home instead (the Ace too),
+    only a red Ace could follow a red 3, and both are home, where they can never be of use
+    in a column (nothing lies on an Ace), or face down: no red 3 goes to the tableau."""
     game = engine.from_position("klondike", {
-        **low, "t0": ["ac", "2C"], "t1": ["4S"], "stock": stock})
+        "f0": suit_run(0, 1, 3), "f1": suit_run(1, 1, 2), "f2": suit_run(2, 1, 2),
+        "t0": ["ac", "2C"], "t1": ["4S"], "t2": "KH QS JH TS 9H 8S 7H 6S 5H".split(),
+        "t3": "KS QH JS TH 9S 8H 7S 6H".split(), "t4": "KD QC JD TC 9D 8C 7D 6C 5D 4C".split(),
+        "t5": "KC QD JC TD 9C 8D 7C 6D 5C 4D 3C".split(), "stock": ["5s", "3h", "4h", "3d"]})
     assert {"3H>t1", "3D>t1"} <= plays(game)
-    answer = engine.solve(game, budget_ms=20_000)
+    solver = Solver(game, max_nodes=20_000)  # bounded by positions, not by the clock
+    while solver.step(1_000) is None:
+        pass
+    answer = solver.solution()
     assert answer.result == "won" and replays_to_win(game, answer.moves)
     # the Ace of diamonds face down under a King, so no red 3 is safe to play home at once
     home = engine.from_position("klondike", {

@@ -609,21 +609,31 @@ function recordText(payload) {
 }
 
 // A short burst of colour behind the result; none for players who ask for less motion.
+// Its 28 bits lie in two rings, and each ring is one Web Animation (scaled out from the
+// middle, turned, faded), every value worked out here: the compositor runs them, and the
+// page restyles two elements a frame (each animated element is restyled in every frame of
+// its motion), not 28.
 function celebrate(box) {
   box.replaceChildren();
   if (!pace()) return; // reduced motion, or the speed setting off
-  // Web Animations with every value worked out here: the compositor runs them, where CSS
-  // keyframes reading custom properties would restyle every bit on every frame.
   const count = 28;
-  for (let i = 0; i < count; i++) {
-    const bit = document.createElement("i");
-    bit.style.background = `hsl(${(i * 47) % 360} 80% 55%)`;
-    box.append(bit);
-    const turn = `rotate(${(i * 360) / count}deg)`;
-    bit.animate([
-      { opacity: 1, transform: `${turn} translateY(0) scale(1)` },
-      { opacity: 0, transform: `${turn} translateY(${-(80 + (i * 37) % 90)}px) rotate(200deg) scale(.6)` },
-    ], { duration: 1100, easing: "cubic-bezier(.2,.7,.3,1)", fill: "forwards" });
+  for (let r = 0; r < 2; r++) {
+    const ring = document.createElement("span");
+    ring.className = "ring";
+    for (let i = r; i < count; i += 2) {
+      const bit = document.createElement("i");
+      bit.style.background = `hsl(${(i * 47) % 360} 80% 55%)`;
+      bit.style.transform = `rotate(${(i * 360) / count}deg) translateY(${-(80 + (i * 37) % 90)}px)`
+        + ` rotate(${(i * 67) % 180}deg)`;
+      ring.append(bit);
+    }
+    box.append(ring);
+    const turn = r ? -50 : 50;
+    ring.animate([
+      { opacity: 1, transform: "scale(.08) rotate(0deg)" },
+      { opacity: 1, offset: 0.55 },
+      { opacity: 0, transform: `scale(1) rotate(${turn}deg)` },
+    ], { duration: 1100 + 160 * r, easing: "cubic-bezier(.2,.7,.3,1)", fill: "forwards" });
   }
 }
 

@@ -207,16 +207,21 @@ export class Motion {
     const timing = { duration: ms * k, delay: delay * k, fill: cascade ? "both" : "backwards",
       easing: EASE };
     let frames = [{ transform: at(from) }, { transform: at(to) }];
-    if (turn) {
-      const mid = [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2];
+    const mid = [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2];
+    if (turn === "up") { // turned over, its back showing, until it stands edge on
+      frames = [
+        { transform: at(from, " rotateY(180deg)") },
+        { transform: at(mid, " rotateY(90deg)") },
+        { transform: at(to, " rotateY(0deg)") },
+      ];
+    } else if (turn) { // its new face is its back: it only narrows and widens again
       frames = [
         { transform: at(from, " scaleX(1)") },
         { transform: at(mid, " scaleX(0)") },
         { transform: at(to, " scaleX(1)") },
       ];
     }
-    this.track(el.animate(frames, timing), el, { through, cascade });
-    if (turn === "up") this.showBack(el, timing, cascade);
+    this.track(el.animate(frames, timing), el, { through, cascade, back: turn === "up" });
   }
 
   /** A card turning over where it lies: edge on halfway, its back showing until then. */
@@ -225,37 +230,31 @@ export class Motion {
     if (!k) return;
     const timing = { duration: (up ? MS.turn : MS.turn / 2) * k, easing: "ease-in-out" };
     const frames = up
-      ? [{ transform: at(to, " scaleX(1)") }, { transform: at(to, " scaleX(0)") },
-        { transform: at(to, " scaleX(1)") }]
+      ? [{ transform: at(to, " rotateY(180deg)") }, { transform: at(to, " rotateY(0deg)") }]
       : [{ transform: at(to, " scaleX(0)") }, { transform: at(to, " scaleX(1)") }];
-    this.track(el.animate(frames, timing), el, { through: false });
-    if (up) this.showBack(el, timing);
-  }
-
-  // The face is already the new one: a back is laid over it until the card stands edge
-  // on. (A child element, not a pseudo-element: animating one of those would make the
-  // browser work out the styles at once, inside the input's handling.)
-  showBack(el, timing, cascade = false) {
-    const back = document.createElement("i");
-    back.className = "back";
-    el.append(back);
-    const frames = [{ opacity: 1 }, { opacity: 1, offset: 0.5 }, { opacity: 0, offset: 0.5 },
-      { opacity: 0 }];
-    const anim = back.animate(frames, timing);
-    anim.ppBack = back;
-    this.track(anim, el, { through: false, cascade });
+    this.track(el.animate(frames, timing), el, { through: false, back: up });
   }
 
   // (The card's marks while it flies are classes, set and taken off in one write each:
   // every write to a card is a mutation record for the page's observers to go through.)
   // A cascade's flight that ends waits to be put to rest with others (see ended).
-  track(anim, el, { through, cascade = false }) {
+  // `back`: the card turns face up on the way. Its face is already the new one; a back
+  // turned away from it (.card > .back) shows while the card's own transform has it turned
+  // over: one animation, of the card, and nothing inside it animated or restyled on the
+  // way. (A child element, not a pseudo-element: one of those made the browser work out
+  // the styles at once, inside the input's handling.)
+  track(anim, el, { through, cascade = false, back = false }) {
     anim.ppEl = el;
     anim.ppCascade = cascade;
     el.ppFlights = (el.ppFlights || 0) + 1;
     anim.ppThrough = through;
     el.ppThrough = (el.ppThrough || 0) + (through ? 1 : 0);
-    classes(el, through ? ["flying", "through"] : ["flying"], []);
+    if (back) {
+      anim.ppBack = document.createElement("i");
+      anim.ppBack.className = "back";
+      el.append(anim.ppBack);
+    }
+    classes(el, ["flying", ...(through ? ["through"] : []), ...(back ? ["turning"] : [])], []);
     this.running.add(anim);
     anim.onfinish = cascade ? () => this.ended(anim) : () => this.land(anim, true);
     anim.oncancel = () => this.land(anim);
@@ -288,7 +287,7 @@ export class Motion {
     if (anim.ppThrough) el.ppThrough -= 1;
     if (anim.ppBack) anim.ppBack.remove();
     if (el.ppFlights <= 0) {
-      classes(el, [], ["flying", "through"]);
+      classes(el, [], ["flying", "through", "turning"]);
       if (el.ppZ !== undefined) el.style.zIndex = el.ppZ; // (a Spider run's own order)
       el.ppZ = undefined;
     } else if (el.ppThrough <= 0) classes(el, [], ["through"]);
