@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import engine
 from engine.rules.variants import DEAL_MAX, DEAL_MIN
 from web import labels
+from web.dailylink import confirm
 from web.jsontext import JsonTextError, loads
 from web.solving import solver_files_pending
 from web.stats import is_day
@@ -172,7 +173,7 @@ class Dailies:
             search = self.search
             return dict(answer, found=False, deal=None, tried=search.tried,
                         positions=search.positions)
-        confirmed = self.confirm(variant, date, deal)
+        confirmed = confirm(self, variant, date, deal)
         if confirmed is not None:
             return confirmed
         return dict(answer, found=True, deal=deal)
@@ -223,24 +224,6 @@ class Dailies:
             return True
         self.check = (variant, day, seed)
         return False
-
-    def confirm(self, variant: str, day: str, deal: int) -> Payload | None:
-        """After a link's check: the deal on the table becomes the daily of ``day`` when it
-        is that deal (a render payload, event "daily"); None otherwise."""
-        check, self.check = self.check, None
-        if check is None or check[:2] != (variant, day):
-            self.check = check
-            return None
-        table = self.table
-        if check[2] != deal or (table.game.variant, table.game.seed) != (variant, deal) \
-                or table.daily:
-            return {"event": "daily_find", "variant": variant, "date": day, "found": True,
-                    "deal": deal}
-        table.daily = day
-        table.after_change()
-        payload = table.render("daily", announce=f"This is the daily deal of {day}.")
-        payload["found"] = True
-        return payload
 
     def daily(self, variant: str | None = None, date: str = "") -> Payload:
         """Deal the daily deal of ``variant`` (default: the one on the table) for ``date``,

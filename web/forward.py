@@ -40,6 +40,7 @@ import json
 import engine
 from web import labels
 from web.compat import TYPE_CHECKING
+from web.dailylink import confirm
 from web.jsontext import JsonTextError, loads
 from web.stats import is_day
 from web.storage import StorageError, unwrap
@@ -480,7 +481,7 @@ class ForwardingDesk:
         if deal is None:
             self.ask_daily(variant, date)
             return dict(answer, found=False, deal=None)
-        confirmed = self.confirm(variant, date, deal)
+        confirmed = confirm(self, variant, date, deal)
         if confirmed is not None:
             return confirmed
         return dict(answer, found=True, deal=deal)
@@ -490,24 +491,6 @@ class ForwardingDesk:
             self.finding.add((variant, date))
             self.send("daily_find", variant=variant, date=date,
                       cache=self.table.storage.read_text(DAILIES))
-
-    def confirm(self, variant: str, day: str, deal: int) -> "Payload | None":
-        """After a link's check: the deal on the table becomes the daily of ``day`` when it
-        is that deal (a render, event "daily"); None when no check waits for it."""
-        check, self.check = self.check, None
-        if check is None or check[:2] != (variant, day):
-            self.check = check
-            return None
-        table = self.table
-        if check[2] != deal or (table.game.variant, table.game.seed) != (variant, deal) \
-                or table.daily:
-            return {"event": "daily_find", "variant": variant, "date": day, "found": True,
-                    "deal": deal}
-        table.daily = day
-        table.after_change()
-        payload = table.render("daily", announce=f"This is the daily deal of {day}.")
-        payload["found"] = True
-        return payload
 
     def daily(self, variant: "Any" = None, date: "Any" = "") -> "Payload":
         """Deal the daily deal of ``variant`` for ``date`` once found (the page asks after

@@ -283,3 +283,15 @@ class App:
 @pytest.fixture
 def app(page):
     return App(page)
+
+
+def fail_first(failed: list[str]):
+    """A route handler that aborts the first request it sees (its URL goes to ``failed``)
+    and lets every later one through: a download that fails once, as under load."""
+    def handle(route) -> None:
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort()
+    return handle

@@ -13,7 +13,7 @@ import urllib.parse
 
 import pytest
 
-from tests.e2e.conftest import ROOT, watch, watch_page
+from tests.e2e.conftest import ROOT, fail_first, watch, watch_page
 from tests.e2e.test_first_visit_solver_later import MARK_READY_JS, READY
 
 pytestmark = pytest.mark.e2e
@@ -149,15 +149,7 @@ def test_before_the_table_only_its_files_each_once_and_compressed(visit):
 
 def test_when_the_early_download_fails_micropython_fetches_the_wasm_itself(page, browser_log):
     failed: list[str] = []
-
-    def fail_first(route):
-        if failed:
-            route.continue_()
-        else:
-            failed.append(route.request.url)
-            route.abort()
-
-    page.route(f"**{WASM}", fail_first)
+    page.route(f"**{WASM}", fail_first(failed))
     page.goto("/?game=klondike&deal=7")
     page.wait_for_function(
         "() => ['ready', 'error'].includes(document.documentElement.dataset.app)",

@@ -15,7 +15,7 @@ import zipfile
 import pytest
 
 import engine
-from tests.e2e.conftest import ROOT, BrowserLog, watch, watch_page
+from tests.e2e.conftest import ROOT, BrowserLog, fail_first, watch, watch_page
 from tests.e2e.table_helpers import Log, TablePage, first_move
 
 COMPILED = "/vendor/pyodide/python_stdlib_compiled.zip"
@@ -101,15 +101,7 @@ def test_a_failed_download_of_the_compiled_library_is_tried_once_more(page, brow
     """Seen under load: a download of the zip failing with "Failed to fetch"."""
     paths = record_paths(page)
     failed: list[str] = []
-
-    def fail_first(route):
-        if failed:
-            route.continue_()
-        else:
-            failed.append(route.request.url)
-            route.abort()
-
-    page.route(f"**{COMPILED}", fail_first)
+    page.route(f"**{COMPILED}", fail_first(failed))
     solved(page)
     report = page.evaluate(REPORT)
     assert failed and report["stdlib"] == "compiled"
