@@ -4,7 +4,8 @@
                                       [--deals 6] [--moves 15] [--wait-ms 1000] [--seed 1]
 
 It serves the repository (tools/serve.py on a free port), opens the app in Debian's headless
-Chromium (Pyodide on the page's main thread, as a player has it) and plays at random: for
+Chromium (the solver in Pyodide in the page's worker, as a player has it; measured once
+the worker is up) and plays at random: for
 each variant, deals 1..--deals, up to --moves random legal moves each (chosen here with a
 seeded generator from the moves the page lists, played through the page's intent API as a
 tap or drag would). After the deal and after every move it waits up to --wait-ms for the
@@ -156,6 +157,10 @@ def main(argv: list[str] | None = None) -> int:
             page = context.new_page()
             page.goto("/")
             page.wait_for_function(READY_JS, timeout=180_000)
+            # The solver's worker starts once the table is playable: measured once it is up.
+            page.wait_for_function(
+                "() => performance.getEntriesByName('pp:solver-ready').length > 0",
+                timeout=180_000)
             for variant in variants:
                 page.evaluate(OBSERVE_JS)
                 seen = play(page, variant, deals, args.moves, args.wait_ms,
@@ -168,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
             server.shutdown()
             server.server_close()
     print(f"Random play: deals {deals.start}..{deals.stop - 1}, up to {args.moves} random "
-          f"moves each, up to {args.wait_ms:g} ms a position; Pyodide in headless Chromium")
+          f"moves each, up to {args.wait_ms:g} ms a position; the solver in Pyodide in a worker, "
+          "headless Chromium")
     print()
     print(f"| variant | positions | known within 1 s | known within {args.wait_ms:g} ms "
           "| median ms to known | long tasks, moves | long tasks, background "
