@@ -53,9 +53,10 @@ if TYPE_CHECKING:
 
     Payload = dict[str, Any]
 
-# How long a hint waits for the worker before the heuristic answers (the worker's own
-# search stops at web/desk.py's HINT_BUDGET_MS; this covers a worker busy or gone).
-HINT_WAIT_S = 1.5
+# How long a hint waits for the worker before the heuristic answers: the worker's own
+# search stops at web/desk.py's HINT_BUDGET_MS of solver time, but a slow or busy machine
+# (a phone, a worker in the middle of a slice) stretches it; this covers a worker gone.
+HINT_WAIT_S = 5.0
 DAILIES = "dailies"  # the storage key of the found dailies (web/dailies.py's CACHE)
 CACHE_CHARS = 20_000
 MESSAGE_CHARS = 2_000_000  # a message from the worker is read with this limit

@@ -85,18 +85,20 @@ def test_hint_highlights_the_first_move_of_the_solvers_line(table):
     table.check(game)
 
 
-def hint_long_tasks(table, game: engine.Game) -> tuple[list[int], float]:
+def hint_long_tasks(table, game: engine.Game) -> tuple[list[int], float] | None:
     """Press Hint on ``game`` (just dealt) and wait for the hint: the long tasks seen
     meanwhile, and how many times longer than when calibrated a fixed piece of plain JS
     took at worst in the same window (a busy shared machine stretches every task, the
-    page's own or not)."""
+    page's own or not). None when the hint came at once: the worker, which looks at every
+    new position, had already searched this one to its end (a slow machine lets it)."""
     page = table.page
     table.wait_solver()
     page.evaluate(SETTLED_JS)  # the new deal's cards are drawn (that is not under test)
     page.evaluate(LONG_TASKS_JS)
     began = page.evaluate("performance.now()")
     page.click('[data-action="hint"]')
-    assert page.get_attribute('[data-action="hint"]', "aria-busy") == "true"
+    if page.get_attribute('[data-action="hint"]', "aria-busy") != "true":
+        return None
     page.wait_for_function(HINT_IDLE_JS, timeout=15_000)
     took = page.evaluate("performance.now()") - began
     assert took >= 300  # the solver really searched (a few hundred ms), in slices
@@ -112,11 +114,15 @@ def test_no_long_task_while_the_solver_thinks_about_a_hint(table):
     for variant, seed in (HARD, HARD_FOUR, HARD_FIVE):  # another deal if the machine was busy
         game = table.new(variant, seed)
         assert engine.solve(game, budget_ms=400).result == "unknown"
-        long_tasks, stretch = hint_long_tasks(table, game)
+        found = hint_long_tasks(table, game)
         shown = table.page.evaluate(HINT_JS)
         hint = engine.hint(game)  # undecided: the heuristic's move
         assert shown["src"] == hint.src and (hint.src == "stock" or shown["dst"] == hint.dst)
         table.check(game)
+        if found is None:  # no search to watch on this deal: the next one
+            seen.append("searched already")
+            continue
+        long_tasks, stretch = found
         if max(long_tasks, default=0) <= 50 * min(3.0, max(1.0, stretch)):
             return
         seen.append((long_tasks, round(stretch, 1)))
