@@ -1,6 +1,6 @@
 // The interpreter module mpy.toml names: MicroPython's own loadMicroPython, handed the wasm
 // that web/start/early.js started downloading as the page began to load (and counted for
-// the loading screen). PyScript asks for the wasm beside this module's URL, where there
+// the loading screen), once a reload's picture of the last table is on screen. PyScript asks for the wasm beside this module's URL, where there
 // is none: the download of early.js as a blob, else the vendored file, is used instead.
 
 import { loadMicroPython as load } from "../../vendor/micropython/micropython.mjs";
@@ -17,8 +17,16 @@ async function earlyWasm() {
   }
 }
 
+// One frame, then a task: whatever is on screen by now gets painted first.
+function painted() {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
 export async function loadMicroPython(options = {}) {
   const url = await earlyWasm();
+  // The picture of the last table (web/start/picture.js) is painted before MicroPython's
+  // start takes the main thread.
+  if (document.documentElement.dataset.picture) await painted();
   try {
     return await load({ ...options, url });
   } finally {
