@@ -81,28 +81,15 @@ def table_script_ran():
     return ran.wait()
 
 
-def breathe():
-    """An awaitable of the browser's next task: the start is cut into tasks (PyScript's own
-    set-up, the imports, the first table, its drawing) so that none is long enough to keep
-    input or a frame waiting (budget: no task over 200 ms at 4x slower CPU)."""
-    import asyncio
-
-    return asyncio.sleep(0)
-
-
 async def main() -> None:
-    await breathe()
     # Imported here, so that an engine that fails to import shows on the loading screen.
     from pyscript.ffi import create_proxy
 
-    import engine  # noqa: F401 - the rules first, then the table's own modules
-    await breathe()
     from web.controller import Table
     from web.forward import ForwardingDesk
     from web.storage import Storage, scope_of
 
     window.performance.mark("pp:imported")
-    await breathe()
     if not hasattr(window, "ppTable"):  # (its script also gives window.ppStorage)
         await table_script_ran()
     # Storage forbidden (some private modes): play without it.
@@ -129,9 +116,7 @@ async def main() -> None:
         # The link has done its work: a reload resumes the autosave, not the link's deal.
         # A link still waiting for the player's answer stays, so a reload asks again.
         window.history.replaceState(None, "", window.location.pathname)
-    first = json.dumps(first, separators=(",", ":"))
-    await breathe()
-    window.ppTable.start(bridge, first)
+    window.ppTable.start(bridge, json.dumps(first, separators=(",", ":")))
     # Everything alive now (the interpreter, the engine, this module) lives as long as the
     # page: take it out of the collector's sight, so that a full collection during play
     # scans only the game's own objects (measured in Pyodide: ~10 ms -> ~0.2 ms).
