@@ -53,6 +53,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
@@ -190,9 +191,13 @@ def throttle_service_workers(session, conditions: dict) -> None:
         for number, (method, params) in enumerate((
                 ("Network.enable", {}), ("Network.emulateNetworkConditions", conditions),
                 ("Runtime.runIfWaitingForDebugger", {}))):
-            session.send("Target.sendMessageToTarget", {
-                "sessionId": event["sessionId"],
-                "message": json.dumps({"id": 1 + number, "method": method, "params": params})})
+            try:
+                session.send("Target.sendMessageToTarget", {
+                    "sessionId": event["sessionId"],
+                    "message": json.dumps({"id": 1 + number, "method": method,
+                                           "params": params})})
+            except PlaywrightError:  # the page closed as a worker started: nothing to set
+                return
 
     session.on("Target.attachedToTarget", attached)
     session.send("Target.setAutoAttach",
