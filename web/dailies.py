@@ -31,7 +31,6 @@ from engine.rules.variants import DEAL_MAX, DEAL_MIN
 from web import labels
 from web.dailylink import confirm
 from web.jsontext import JsonTextError, loads
-from web.solving import solver_files_pending
 from web.stats import is_day
 from web.storage import StorageError, unwrap
 
@@ -132,8 +131,6 @@ class Dailies:
         family = f"engine.solver.{labels.family(self.search_variant)}"
         for name in (*MODULES, family):
             if name not in sys.modules:
-                if name.startswith("engine.solver") and solver_files_pending():
-                    return True  # a slice spent waiting for the solver's files
                 try:
                     importlib.import_module(name)
                 except ImportError:  # a family with no space of its own

@@ -57,7 +57,6 @@ from web.solving import (
     Trash,
     Verdicts,
     implied,
-    solver_files_pending,
 )
 
 if TYPE_CHECKING:
@@ -286,8 +285,6 @@ class SolverDesk:
         family = f"engine.solver.{labels.family(self.table.game.variant)}"
         for name in (*SOLVER_MODULES, family):
             if name not in sys.modules:
-                if name.startswith("engine.solver") and solver_files_pending():
-                    return True  # a slice spent waiting
                 try:
                     importlib.import_module(name)
                 except ImportError:  # a family with no space of its own: the generic one

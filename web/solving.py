@@ -16,7 +16,6 @@ slices), so no slice freezes the page for long. What a finished search learns is
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -25,19 +24,6 @@ import engine
 from engine.rules.state import Rules, State
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
-
-# In the page the solver's files come after the first table (web/start/pyodide-loader.mjs
-# writes them in the background; its module _pp_later_files says whether they are still
-# pending). The watch and the daily's search wait for them: importing the solver now would
-# fetch them at once, synchronously. A hint or a menu asking for the solver does not wait.
-LATER_FILES = "_pp_later_files"
-
-
-def solver_files_pending() -> bool:
-    """Whether the page is still writing the solver's files (never so in CPython)."""
-    later = sys.modules.get(LATER_FILES)
-    return later is not None and bool(later.pending())
-
 
 class Line:
     """A proven winning line: the moves from a start position and every position on the way."""
