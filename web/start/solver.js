@@ -11,22 +11,8 @@
 
 const waiting = []; // messages for the worker before it exists
 const heard = []; // its answers before the desk listens
-const held = []; // its answers that came while the table's cards fly
 let worker = null;
 let listener = null; // the desk's receive(text)
-let holding = () => false; // web/table/table.js: whether cards fly
-let whenSettled = (fn) => fn(); // and how to wait until they have landed
-
-function deliver(text) {
-  if (listener) listener(text);
-  else heard.push(text);
-  // For web/table/table.js: a watch that waits for the worker asks again now.
-  dispatchEvent(new Event("pp:solver"));
-}
-
-function release() {
-  for (const text of held.splice(0)) deliver(text);
-}
 
 window.ppSolver = {
   post(text) {
@@ -36,13 +22,6 @@ window.ppSolver = {
   listen(receive) {
     listener = receive;
     for (const text of heard.splice(0)) receive(text);
-  },
-  // The worker's answers wait while ``busy()`` (cards in flight: reading them is Python's
-  // work on the main thread, which would cost the motion frames) until ``settled(fn)``
-  // calls back.
-  holdWhile(busy, settled) {
-    holding = busy;
-    whenSettled = settled;
   },
 };
 
@@ -71,9 +50,10 @@ function start() {
       }
       performance.mark(kind === "ready" ? "pp:solver-ready" : "pp:solver-error");
     }
-    if (!holding()) return deliver(data);
-    held.push(data);
-    if (held.length === 1) whenSettled(release);
+    if (listener) listener(data);
+    else heard.push(data);
+    // For web/table/table.js: a watch that waits for the worker asks again now.
+    dispatchEvent(new Event("pp:solver"));
   };
   worker.onerror = (event) => {
     performance.mark("pp:solver-error");
