@@ -29,7 +29,9 @@ from web.storage import MemoryBackend, Storage
 DAILIES = "dailies"
 SLICE_MS = 20.0  # a worker's slice: nothing else waits on this thread but the messages
 MESSAGE_CHARS = 2_000_000
-AHEAD = 200  # moves of a winning line sent ahead with a watch answer
+AHEAD = 40  # moves of a winning line sent ahead with a watch answer (the main desk reads
+# each answer while cards may be flying: a short line is quick to read, and the next
+# answer, for the position after a move, brings the line on)
 HINT_FIELDS = ("event", "hint", "announce", "hint_proven", "hint_words")
 
 

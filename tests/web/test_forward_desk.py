@@ -572,3 +572,68 @@ def test_common_prefix_of_two_lines() -> None:
     assert [forward.common_prefix(a, b) for b in (a, a[:4], a[:4] + (99,), (), (5,))] == \
         [10, 4, 4, 0, 0]
     assert forward.common_prefix(a[:7] + (1, 2), a) == 7
+
+
+def test_the_workers_answers_are_read_without_the_character_by_character_depth_scan(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker's messages are the app's own JSON: the main desk reads them with
+    json.loads alone (the depth scan of web/jsontext.py is a Python loop over every
+    character under MicroPython, on the main thread while cards fly); what is not a JSON
+    object is dropped."""
+    from web import jsontext
+
+    link = Link(f"?game=beleaguered-castle&deal={CASTLE_DEAL}")
+    link.pump()
+    scans: list[str] = []
+    depth = jsontext.depth
+
+    def counted(text: str) -> int:
+        scans.append(text)
+        return depth(text)
+
+    monkeypatch.setattr(jsontext, "depth", counted)
+    receive = link.desk.receive
+    read: list[str] = []
+
+    def listening(text: str) -> None:
+        read.append(text)
+        before = len(scans)
+        receive(text)
+        assert len(scans) == before, "a worker's answer went through the depth scan"
+
+    link.desk.receive = listening  # type: ignore[method-assign]
+    play(link.table, moves_of(link.table.game)[0])
+    link.table.handle("watch")  # (the sync goes out)
+    for text in ("not json", "[1, 2]", '"text"', "{" * 50, json.dumps({"kind": 3})):
+        link.desk.receive(text)  # dropped, not raised
+    link.pump()
+    assert watched(link.table, link)["verdict"] in ("won", "lost")
+    assert len(read) > 5  # (the worker's own answers came through it too)
+
+
+def test_a_winning_line_sent_ahead_is_short_and_moves_along_it_stay_known() -> None:
+    """The worker sends at most AHEAD moves of its winning line with a watch answer (the
+    main thread reads each answer); each new answer brings the line on, so a game played
+    along the line well past AHEAD moves stays known winnable at every move."""
+    from web import deskworker
+
+    link = Link(f"?game=beleaguered-castle&deal={CASTLE_DEAL}")
+    assert watched(link.table, link)["verdict"] == "won"
+    sent = [json.loads(t) for t in link.log]  # (what the main desk sent: syncs among them)
+    line = engine.solve(link.table.game.copy(), budget_ms=GENEROUS_MS).moves
+    assert len(line) > deskworker.AHEAD
+    heard: list[dict] = []
+    receive = link.desk.receive
+
+    def listening(text: str) -> None:
+        heard.append(json.loads(text))
+        receive(text)
+
+    link.desk.receive = listening  # type: ignore[method-assign]
+    for move in line[:deskworker.AHEAD + 5]:
+        rendered = play(link.table, move)
+        assert rendered["verdict"] == "won"
+        link.pump()
+    aheads = [m["ahead"] for m in heard if m.get("kind") == "watch" and "ahead" in m]
+    assert aheads and max(len(a) for a in aheads) <= deskworker.AHEAD
+    assert sent  # (the syncs went out)
