@@ -47,8 +47,8 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from tools.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tools.serve import start_server  # noqa: E402
 
-# Records, relative to the navigation start, PyScript's progress events (mpy:progress
-# for MicroPython), the moment
+# Records, relative to the navigation start, the progress events of MicroPython's start
+# (pp:progress, web/start/micropython-loader.mjs), the moment
 # MicroPython's wasm is compiled and instantiated on the main thread, the marks web/main.py
 # sets (pp:main when it starts, pp:imported once the app's modules are imported), the
 # moment the page marks itself ready, and the first settled verdict the status bar shows
@@ -58,12 +58,8 @@ RECORDER = """
 (() => {
   const marks = (window.__startupMarks = {});
   const mark = (name) => { marks[name] ??= performance.now(); };
-  // PyScript's progress events: mpy:* for MicroPython's script (py:* for Pyodide's).
-  for (const type of ["mpy", "py"]) {
-    addEventListener(`${type}:progress`, (e) => mark(e.detail));
-    addEventListener(`${type}:ready`, () => mark(`${type}:ready`), true);
-  }
-  // MicroPython's wasm (PyScript instantiates a small one of its own).
+  addEventListener("pp:progress", (e) => mark(e.detail));
+  // MicroPython's wasm (not another module's).
   const isPython = (result) => {
     const exports = (result.instance || result).exports || {};
     return Object.keys(exports).some((name) => name.startsWith("mp_js"));
@@ -134,12 +130,12 @@ async () => {
 # out of that run's steps.
 STAGES = (
     ("pp:picture", "the saved table's picture painted (a reload)"),
-    ("Loading MicroPython", "page, PyScript and its config"),
+    ("Loading MicroPython", "page, MicroPython's loader and its wasm"),
     ("wasm instantiated", "MicroPython's wasm fetched and compiled"),
     ("Loading files", "MicroPython started"),
     ("Loaded files", "the first table's bytecode fetched and written"),
     ("Loaded MicroPython", "the interpreter ready"),
-    ("mpy:ready", "PyScript ready"),
+    ("Running web/main.py", "web/main.py fetched, a task begun"),
     ("pp:main", "main.py started"),
     ("pp:imported", "the app's modules imported"),
     ("ready", "first table drawn"),

@@ -8,13 +8,15 @@ it reads, such as engine/solver/data/*.txt; no caches, no dotfiles) and every `*
 web/ except web/main.py, the page's entry script, which index.html loads itself. The
 solver's own (engine/solver/) are listed apart, in the [files_after_start] table.
 
-The page's main thread runs MicroPython (docs/architecture.md §8), configured by
-mpy.toml: its [files] table lists the first table's modules, precompiled to .mpy under
-build/mpy/ (tools/mpy_build.py, which finds them from web/main.py's imports), and is kept
-in step here too; pyscript.toml configures Pyodide in the solver's worker.
+The page's main thread runs MicroPython (docs/architecture.md §8), started by
+web/start/micropython-loader.mjs, which writes the files of mpy.toml's [files] table: the
+first table's modules, precompiled to .mpy under build/mpy/ (tools/mpy_build.py, which
+finds them from web/main.py's imports). That table is kept in step here too, one
+`"./<url>" = "<path>"` line a file, which is how the loader reads it (it has no TOML
+parser); pyscript.toml lists the files of Pyodide in the solver's worker.
 
-index.html preloads the same bytecode files (PyScript asks for them only once MicroPython
-is up, one round trip after another otherwise): the lines between its
+index.html preloads the same bytecode files (the loader asks for them only once it has
+read mpy.toml, a round trip later otherwise): the lines between its
 ``<!-- mpy preloads -->`` markers are written from mpy.toml's list here too.
 
     python tools/check_pyscript_files.py          # exit 1 and say what differs
@@ -87,7 +89,8 @@ def is_later(path: str) -> bool:
 
 
 def expected_files(root: Path = ROOT) -> dict[str, str]:
-    """The [files] table: what PyScript writes before Python runs web/main.py."""
+    """pyscript.toml's [files] table: what the solver's worker writes before its Python
+    starts."""
     return {src: dst for src, dst in source_files(root).items() if not is_later(dst)}
 
 
@@ -158,7 +161,7 @@ def rewrite(config: Path, files: dict[str, str], later: dict[str, str] | None = 
         new += "\n"
     if new == text:
         return False
-    tomllib.loads(new)  # never write a file that PyScript could not parse
+    tomllib.loads(new)  # never write a file that is not TOML
     config.write_text(new)
     return True
 

@@ -40,8 +40,6 @@ BUILD_LINE = re.compile(r"^const BUILD = .*; // @build$", re.MULTILINE)
 PAGE_FILES = ("index.html", "manifest.webmanifest", "pyscript.toml", "mpy.toml")
 # Everything under web/ with these endings (Python, scripts, styles, icons).
 WEB_SUFFIXES = (".py", ".js", ".mjs", ".css", ".png", ".svg", ".json", ".webmanifest")
-# PyScript's optional add-ons that this page never loads (editor, terminal, zip).
-PYSCRIPT_OPTIONAL = re.compile(r"^(codemirror|xterm|zip-|service-worker\.js)")
 # Pyodide's standard library: the page loads the compiled one (tools/vendor.py) and falls
 # back to the plain one only when the compiled one is not there, so one is precached.
 PLAIN_STDLIB = "vendor/pyodide/python_stdlib.zip"
@@ -49,9 +47,10 @@ COMPILED_STDLIB = "vendor/pyodide/python_stdlib_compiled.zip"
 
 
 def _listed_sources(root: Path) -> list[str]:
-    """The files Python reads: the first table's bytecode that mpy.toml has PyScript copy
-    for MicroPython on the main thread; the sources pyscript.toml has it copy for Pyodide
-    in the solver's worker, and those the loader writes after the start (the solver's)."""
+    """The files Python reads: the first table's bytecode that mpy.toml lists for
+    MicroPython on the main thread (web/start/micropython-loader.mjs); the sources
+    pyscript.toml lists for Pyodide in the solver's worker, and those the worker writes
+    after the start (the solver's)."""
     listed = []
     for name, tables in (("mpy.toml", ("files",)),
                          ("pyscript.toml", ("files", "files_after_start"))):
@@ -73,10 +72,6 @@ def precache_paths(root: Path = ROOT) -> list[str]:
                 paths.add(path.relative_to(root).as_posix())
     if COMPILED_STDLIB in paths:
         paths.discard(PLAIN_STDLIB)
-    for path in (root / "vendor" / "pyscript").glob("*"):
-        if path.is_file() and path.suffix in (".js", ".mjs", ".css") and not (
-                PYSCRIPT_OPTIONAL.match(path.name)):
-            paths.add(path.relative_to(root).as_posix())
     missing = sorted(p for p in paths if not (root / p).is_file())
     if missing:
         raise FileNotFoundError(f"precache: missing files {missing} (run `make vendor`?)")

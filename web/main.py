@@ -1,7 +1,8 @@
 """Entry script of the page: start the controller and hand the table to web/table/table.js.
 
-PyScript runs this on the main thread under MicroPython once the files of mpy.toml (the
-first table's modules, as bytecode) are loaded. One Python function,
+MicroPython runs this on the main thread (web/start/micropython-loader.mjs starts it, with
+top-level await) once the files of mpy.toml (the first table's modules, as bytecode) are
+written into its file system. One Python function,
 ``dispatch(kind, data_json) -> payload_json``, is handed to JavaScript as a single proxy;
 every player action is one call to it (see web/table/table.js). web/table/table.js sets
 ``<html data-app="ready">`` once the first table is drawn.
@@ -10,9 +11,10 @@ The table's solver desk is web/forward.py's ForwardingDesk: the solver itself ru
 Pyodide in a worker (web/start/solver.js, web/deskworker.py), and the desk talks to it
 through ``window.ppSolver`` in JSON text (docs/architecture.md §8).
 
-It keeps to what Pyodide and MicroPython both run (PyScript's ``pyscript`` and
-``pyscript.ffi`` exist in both; tests/web/test_micropython_web.py runs it under both with a
-stand-in ``pyscript``).
+It keeps to what Pyodide and MicroPython both run, and to the part of PyScript's API that
+the page's loader gives MicroPython (``pyscript.window``, ``pyscript.document``,
+``pyscript.ffi.create_proxy``); tests/web/test_micropython_web.py runs it under both with a
+stand-in ``pyscript``.
 """
 
 import gc
@@ -81,15 +83,35 @@ def table_script_ran():
     return ran.wait()
 
 
+def breathe():
+    """An awaitable of the browser's next task: the start is cut into tasks (this script's
+    compilation, the rules' import, the table's modules in two, the first table, its
+    drawing), so that none holds the main thread long enough to keep a frame or the
+    player's input waiting (budget: no task over 200 ms at 4x slower CPU,
+    docs/architecture.md §8)."""
+    import asyncio
+
+    return asyncio.sleep(0)
+
+
 async def main() -> None:
     # Imported here, so that an engine that fails to import shows on the loading screen.
     from pyscript.ffi import create_proxy
 
+    await breathe()
+    import engine  # noqa: F401 - the rules first, then the table's own modules
+
+    await breathe()
+    import web.stats  # noqa: F401 - the table's modules in two steps: its records first
+    import web.storage  # noqa: F401
+
+    await breathe()
     from web.controller import Table
     from web.forward import ForwardingDesk
     from web.storage import Storage, scope_of
 
     window.performance.mark("pp:imported")
+    await breathe()
     if not hasattr(window, "ppTable"):  # (its script also gives window.ppStorage)
         await table_script_ran()
     # Storage forbidden (some private modes): play without it.
@@ -97,7 +119,7 @@ async def main() -> None:
     # Keys are scoped to the app's folder: two copies on one origin never share data.
     table = Table(Storage(backend, scope_of(str(window.location.pathname))),
                   desk=ForwardingDesk)
-    solver = window.ppSolver  # web/start/solver.js (its module script runs before PyScript)
+    solver = window.ppSolver  # web/start/solver.js (its module script runs before Python's)
     table.desk.post = solver.post
     solver.listen(create_proxy(table.desk.receive))
 
@@ -116,7 +138,9 @@ async def main() -> None:
         # The link has done its work: a reload resumes the autosave, not the link's deal.
         # A link still waiting for the player's answer stays, so a reload asks again.
         window.history.replaceState(None, "", window.location.pathname)
-    window.ppTable.start(bridge, json.dumps(first, separators=(",", ":")))
+    first = json.dumps(first, separators=(",", ":"))
+    await breathe()
+    window.ppTable.start(bridge, first)
     # Everything alive now (the interpreter, the engine, this module) lives as long as the
     # page: take it out of the collector's sight, so that a full collection during play
     # scans only the game's own objects (measured in Pyodide: ~10 ms -> ~0.2 ms).
@@ -125,7 +149,7 @@ async def main() -> None:
 
 
 try:
-    await main()  # noqa: F704, PLE1142 - PyScript runs this file with top-level await
+    await main()  # noqa: F704, PLE1142 - the loader runs this file with top-level await
 except Exception as error:
     fail(error)
     raise

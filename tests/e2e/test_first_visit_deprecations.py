@@ -16,7 +16,7 @@ def test_a_first_visit_raises_no_deprecation_issue(page, app):
     session.send("Audits.enable")
 
     app.open("?game=klondike&deal=7")
-    # Python has drawn the deal: Pyodide and PyScript have loaded and run.
+    # Python has drawn the deal: MicroPython has loaded and run.
     assert page.evaluate("() => document.querySelectorAll('[data-card]').length") == 52
 
     assert page.evaluate("() => crossOriginIsolated") is False  # the case that warns

@@ -110,13 +110,15 @@ def index(events: list, kind: str, path: str) -> int:
                 if event != READY and event[:2] == (kind, path))
 
 
-def test_the_runtime_downloads_do_not_wait_for_pyscript(visit):
+def test_the_runtime_downloads_first_and_the_loader_chain_side_by_side(visit):
     events, warnings = visit
-    # The wasm is asked for from the head, before PyScript itself and the bytecode.
-    assert index(events, "sent", WASM) < index(events, "sent", "/vendor/pyscript/core.js")
+    # The wasm is asked for from the head, before MicroPython's loader and the bytecode;
+    # nothing of PyScript is fetched (the page starts MicroPython itself).
+    assert index(events, "sent", WASM) < index(events, "sent", "/web/start/micropython-loader.mjs")
     assert index(events, "sent", WASM) < index(events, "sent", "/build/mpy/engine/__init__.mpy")
-    # MicroPython's loader chain and PyScript's config are fetched side by side, not each
-    # once the one before it has arrived.
+    assert not [e for e in events if e != READY and e[1].startswith("/vendor/pyscript/")]
+    # MicroPython's loader chain, its list of files and the entry script are fetched side
+    # by side, not each once the one before it has arrived.
     loader = index(events, "finished", "/web/start/micropython-loader.mjs")
     for path in ("/vendor/micropython/micropython.mjs", "/mpy.toml", "/web/main.py"):
         assert index(events, "sent", path) < loader, path
@@ -126,7 +128,7 @@ def test_the_runtime_downloads_do_not_wait_for_pyscript(visit):
     assert sent.count(WASM) == 1
     # A preload the page could not use (another mode or credentials) is warned about. The
     # warning that one was not used "within a few seconds" of the load event is a clock
-    # Chromium keeps: a loaded machine starts PyScript late, and the file is still taken
+    # Chromium keeps: a loaded machine starts MicroPython late, and the file is still taken
     # from the preload (test_before_the_table_only_its_files_each_once_and_compressed).
     unused = [text for text in warnings
               if "preload" in text and "not used within a few seconds" not in text]
@@ -161,3 +163,23 @@ def test_when_the_early_download_fails_micropython_fetches_the_wasm_itself(page,
     assert all("net::ERR_FAILED" in text for text in browser_log.console_errors), (
         browser_log.console_errors)
     browser_log.console_errors.clear()
+
+
+def test_a_file_of_the_first_table_that_is_not_served_is_said_on_the_loading_screen(
+        page, browser_log):
+    """MicroPython's loader fails without its files: the loading screen says so (it would
+    otherwise sit at its last stage for ever)."""
+    page.route("**/build/mpy/engine/rules/game.mpy",
+               lambda route: route.fulfill(status=404, body="gone"))
+    page.goto("/?game=klondike&deal=7")
+    page.wait_for_function(
+        "() => ['ready', 'error'].includes(document.documentElement.dataset.app)",
+        timeout=120_000)
+    assert page.evaluate("document.documentElement.dataset.app") == "error"
+    stage = page.text_content("#loading-stage")
+    assert "could not start" in stage and "game.mpy: HTTP 404" in stage
+    assert page.evaluate("() => document.querySelectorAll('[data-card]').length") == 0
+    # The failed start is an uncaught error too (a page's error reports see it).
+    assert [e for e in browser_log.page_errors if "game.mpy: HTTP 404" in e]
+    browser_log.page_errors.clear()
+    browser_log.console_errors.clear()  # the 404, as the browser logs it

@@ -33,13 +33,17 @@ def test_the_page_preloads_the_first_tables_bytecode():
     assert check.page_with_preloads(page, {}) != page
 
 
-def test_mpy_toml_loads_micropython_from_vendor_through_the_early_wasm():
-    # The interpreter module is web/start/micropython-loader.mjs (it hands MicroPython the
-    # wasm web/start/early.js downloads), which loads MicroPython from ./vendor/.
-    config = tomllib.loads(check.MPY_CONFIG.read_text())
-    assert config["interpreter"] == "./web/start/micropython-loader.mjs"
+def test_the_page_loader_reads_mpy_toml_as_it_is_written():
+    # web/start/micropython-loader.mjs loads MicroPython from ./vendor/ and reads mpy.toml's
+    # files one `"./<url>" = "<path>"` line each (no TOML parser on the page): every file
+    # of the table is such a line.
+    text = check.MPY_CONFIG.read_text()
+    files = tomllib.loads(text)["files"]
+    lines = re.findall(r'^"(\./[^"]+)"\s*=\s*"([^"]+)"', text, re.M)
+    assert files and dict(lines) == files and len(lines) == len(files)
     loader = (check.ROOT / "web" / "start" / "micropython-loader.mjs").read_text()
     assert 'from "../../vendor/micropython/micropython.mjs"' in loader
+    assert '/^"(\\.\\/[^"]+)"\\s*=\\s*"([^"]+)"/gm' in loader
 
 
 def test_rewrite_replaces_only_the_files_table(tmp_path):

@@ -1,9 +1,9 @@
 """index.html's head: its Content-Security-Policy, and the start-up hints (docs/architecture.md
-§8 budget: first visit to a playable table <= 2.5 s). The page preloads what PyScript and
-MicroPython would otherwise ask for one after another; a hint naming a file that is not there
+§8 budget: first visit to a playable table <= 2.5 s). The page preloads what MicroPython's
+loader would otherwise ask for one after another; a hint naming a file that is not there
 would cost a request and show an error in the console, so every one is checked against
-the files, including the content-hashed PyScript chunks, which change whenever
-@pyscript/core is updated."""
+the files. The page starts MicroPython itself (web/start/micropython-loader.mjs): nothing
+of PyScript is on it."""
 
 from __future__ import annotations
 
@@ -19,16 +19,22 @@ from tools import precache
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = (ROOT / "index.html").read_text()
 PRELOADS = re.findall(r'<link rel="(?:module)?preload" href="\./([^"]+)"', PAGE)
-PYSCRIPT = ROOT / "vendor" / "pyscript"
 
 needs_vendor = pytest.mark.skipif(not (ROOT / "vendor" / "VERSIONS").exists(),
                                   reason="vendor/ is not installed (make vendor)")
 
 
-def test_the_head_preloads_pyscript_micropython_and_the_entry_script():
-    for path in ("vendor/pyscript/core.js", "vendor/micropython/micropython.mjs",
-                 "web/start/micropython-loader.mjs", "web/main.py", "mpy.toml"):
+def test_the_head_preloads_micropython_its_list_and_the_entry_script():
+    for path in ("vendor/micropython/micropython.mjs", "web/start/micropython-loader.mjs",
+                 "web/main.py", "mpy.toml"):
         assert path in PRELOADS
+
+
+def test_pyscript_is_not_on_the_page():
+    """MicroPython's loader runs web/main.py itself: PyScript's start-up (its own Python
+    library written and compiled before the page's) is not paid for."""
+    assert "pyscript" not in " ".join(PRELOADS)
+    assert "vendor/pyscript" not in MARKUP and 'type="mpy"' not in MARKUP
 
 
 def test_pyodide_is_not_on_the_first_tables_way():
@@ -44,18 +50,6 @@ def test_every_preloaded_file_exists():
 
     ensure(ROOT / OUT)  # the bytecode the page preloads, as `make mpy` makes it
     assert [path for path in PRELOADS if not (ROOT / path).is_file()] == []
-
-
-@needs_vendor
-def test_the_pyscript_chunks_it_needs_before_python_are_preloaded():
-    """core.js's main chunk, the TOML parser (pyscript.toml) and the error plugin (loaded
-    even when disabled) are the modules PyScript fetches before it starts Pyodide."""
-    [chunk] = re.findall(r'from"\./(core-[\w-]+\.js)"', (PYSCRIPT / "core.js").read_text())
-    lazy = set(re.findall(r'import\("\./((?:toml|error)-[\w-]+\.js)"\)',
-                          (PYSCRIPT / chunk).read_text()))
-    assert len(lazy) == 2
-    preloaded = {path.removeprefix("vendor/pyscript/") for path in PRELOADS}
-    assert {chunk, *lazy} <= preloaded
 
 
 # The page without its comments, and its Content-Security-Policy (a <meta>, so that any
@@ -79,9 +73,9 @@ def test_the_policy_comes_before_anything_it_governs():
 def test_scripts_come_only_from_the_app_itself():
     csp = policy()
     assert csp["default-src"] == ["'self'"]
-    # PyScript builds its hooks with Function() at start-up ('unsafe-eval'); MicroPython
-    # and Pyodide compile their wasm ('wasm-unsafe-eval'). Nothing inline, no other origin.
-    assert set(csp["script-src"]) == {"'self'", "'unsafe-eval'", "'wasm-unsafe-eval'"}
+    # MicroPython and Pyodide compile their wasm ('wasm-unsafe-eval'); no eval, nothing
+    # inline, no other origin.
+    assert set(csp["script-src"]) == {"'self'", "'wasm-unsafe-eval'"}
     assert csp["object-src"] == ["'none'"]
     assert csp["base-uri"] == ["'none'"] and csp["form-action"] == ["'none'"]
     for name in ("connect-src", "worker-src", "img-src", "style-src"):
@@ -115,11 +109,13 @@ def test_the_early_downloads_start_before_the_module_scripts():
         ROOT / "web" / "start" / "micropython-loader.mjs").read_text()
 
 
-def test_the_solver_transport_runs_before_pyscript():
-    """web/main.py reads window.ppSolver as it starts: web/start/solver.js is a module
-    script before PyScript's (module scripts run in document order)."""
-    assert MARKUP.index('src="./web/start/solver.js"') < MARKUP.index(
-        '<script type="module" src="./vendor/pyscript/core.js"')
+def test_the_solver_transport_and_the_loading_screen_run_before_python():
+    """web/main.py reads window.ppSolver as it starts, and the loading screen listens for
+    the loader's progress: both are module scripts before MicroPython's loader (module
+    scripts run in document order)."""
+    loader = MARKUP.index('<script type="module" src="./web/start/micropython-loader.mjs"')
+    assert MARKUP.index('src="./web/start/solver.js"') < loader
+    assert MARKUP.index('src="./web/start/loading.js"') < loader
 
 
 @needs_vendor

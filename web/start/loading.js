@@ -1,17 +1,19 @@
-// Loading screen: turns PyScript's start-up events into text stages and a progress bar.
-// It runs before PyScript (module scripts run in document order), so no event is missed.
+// Loading screen: turns MicroPython's start-up events into text stages and a progress bar.
+// It runs before web/start/micropython-loader.mjs (module scripts run in document order),
+// so no event is missed.
 // web/main.py sets <html data-app="ready"> when the table is interactive, which hides
 // the loading screen through CSS.
 
 const bar = document.getElementById("loading-bar");
 const stage = document.getElementById("loading-stage");
 
-// PyScript (polyscript) dispatches `mpy:progress` on window (MicroPython runs the page's
-// Python) with these details, in order.
+// web/start/micropython-loader.mjs dispatches `pp:progress` on window with these details,
+// in order.
 const STAGES = {
   "Loading MicroPython": [72, "Starting Python…"],
   "Loading files": [80, "Loading the rules engine…"],
   "Loaded files": [88, "Rules engine loaded"],
+  "Running web/main.py": [95, "Dealing the cards…"],
 };
 
 let text = "";
@@ -52,15 +54,12 @@ function fail(message) {
   stage.textContent = `Pocket Patience could not start.\n${message}`;
 }
 
-show(10, "Loading PyScript…");
+show(10, "Loading Python…");
 
-addEventListener("mpy:progress", (event) => {
+addEventListener("pp:progress", (event) => {
   const known = STAGES[event.detail];
   if (known) show(...known);
 });
-
-const script = document.querySelector('script[type="mpy"]');
-script.addEventListener("mpy:ready", () => show(95, "Dealing the cards…"), { once: true });
 
 addEventListener("error", (event) => {
   if (document.documentElement.dataset.app === "loading") fail(event.message || "Error");

@@ -1,11 +1,47 @@
-// The interpreter module mpy.toml names: MicroPython's own loadMicroPython, handed the wasm
-// that web/start/early.js started downloading as the page began to load (and counted for
-// the loading screen), once a reload's picture of the last table is on screen. PyScript asks for the wasm beside this module's URL, where there
-// is none: the download of early.js as a blob, else the vendored file, is used instead.
+// The page's Python: MicroPython on the main thread, started by this module script.
+//
+// It loads MicroPython (vendor/micropython, handed the wasm that web/start/early.js began
+// to download as the page began to load), writes the first table's modules into its file
+// system as the bytecode mpy.toml lists (build/mpy/**.mpy, preloaded by the page's head),
+// and runs web/main.py, which draws the first table. Each step is a task of its own, so
+// that no one task holds the main thread for long on a slow phone.
+//
+// web/main.py is written against PyScript's API (`from pyscript import document, window`,
+// `pyscript.ffi.create_proxy`); this page does not load PyScript (its own start-up, which
+// writes and compiles its Python library, cost more than the rest of MicroPython's start),
+// so the three names come from a two-line `pyscript` package written here, over
+// MicroPython's own `js` and `jsffi` modules.
+//
+// Progress goes out as `pp:progress` events on window (web/start/loading.js shows them;
+// bench/startup.py times them), detail one of STAGES below, in that order. A failure
+// rejects this module's work, which web/start/loading.js shows on the loading screen.
 
-import { loadMicroPython as load } from "../../vendor/micropython/micropython.mjs";
+import { loadMicroPython } from "../../vendor/micropython/micropython.mjs";
 
-const WASM_URL = new URL("../../vendor/micropython/micropython.wasm", import.meta.url).href;
+const ROOT = new URL("../../", import.meta.url);
+const WASM_URL = new URL("vendor/micropython/micropython.wasm", ROOT).href;
+
+export const STAGES = ["Loading MicroPython", "Loading files", "Loaded files",
+  "Loaded MicroPython", "Running web/main.py"];
+
+const PYSCRIPT = {
+  "pyscript/__init__.py": "import js as window\ndocument = window.document\n",
+  "pyscript/ffi.py": "from jsffi import create_proxy, to_js\n",
+};
+
+function progress(detail) {
+  dispatchEvent(new CustomEvent("pp:progress", { detail }));
+}
+
+// A new task: what came before is done, and the page may paint or answer in between.
+function nextTask() {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+// One frame, then a task: whatever is on screen by now gets painted first.
+function painted() {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
 
 async function earlyWasm() {
   try {
@@ -17,19 +53,74 @@ async function earlyWasm() {
   }
 }
 
-// One frame, then a task: whatever is on screen by now gets painted first.
-function painted() {
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+async function bytesOf(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
 }
 
-export async function loadMicroPython(options = {}) {
+async function textOf(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.text();
+}
+
+// [url, path] of each file of mpy.toml's [files] table (one `"./<file>" = "<path>"` line a
+// file, as tools/check_pyscript_files.py writes them). The preloads of the page's head
+// have asked for every one of them already.
+async function files() {
+  const text = await textOf(new URL("mpy.toml", ROOT));
+  return [...text.matchAll(/^"(\.\/[^"]+)"\s*=\s*"([^"]+)"/gm)]
+    .map(([, url, path]) => [new URL(url, ROOT).href, path]);
+}
+
+function write(mp, path, bytes) {
+  const parts = path.split("/");
+  for (let i = 1; i < parts.length; i += 1) {
+    try {
+      mp.FS.mkdir(parts.slice(0, i).join("/"));
+    } catch {
+      // there already
+    }
+  }
+  mp.FS.writeFile(path, bytes);
+}
+
+async function interpreter() {
   const url = await earlyWasm();
   // The picture of the last table (web/start/picture.js) is painted before MicroPython's
   // start takes the main thread.
   if (document.documentElement.dataset.picture) await painted();
+  progress(STAGES[0]);
   try {
-    return await load({ ...options, url });
+    return await loadMicroPython({
+      url,
+      stdout: (line) => console.log(line),
+      stderr: (line) => console.error(line),
+    });
   } finally {
     if (url.startsWith("blob:")) URL.revokeObjectURL(url);
   }
 }
+
+async function start() {
+  const mainSource = textOf(new URL("web/main.py", ROOT));
+  const listed = files();
+  mainSource.catch(() => {}); // awaited below; a failure is reported there
+  listed.catch(() => {});
+  const mp = await interpreter();
+  await nextTask();
+  progress(STAGES[1]);
+  const loaded = await Promise.all((await listed).map(
+    async ([url, path]) => [path, await bytesOf(url)]));
+  for (const [path, bytes] of loaded) write(mp, path, bytes);
+  for (const [path, text] of Object.entries(PYSCRIPT)) write(mp, path, text);
+  progress(STAGES[2]);
+  progress(STAGES[3]);
+  const source = await mainSource;
+  await nextTask();
+  progress(STAGES[4]);
+  await mp.runPythonAsync(source);
+}
+
+start();
