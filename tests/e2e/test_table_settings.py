@@ -112,6 +112,29 @@ def test_the_dark_table_darkens_the_header_and_the_dialogs(table):
     assert page.evaluate(FELT_JS)[2] == "#0b5d3b"
 
 
+
+def test_a_new_deal_keeps_the_menus_variants_and_the_bars_colour(table):
+    """Every new deal sends the variants and settings again: the menu's choices stay the
+    same elements (only the checked one follows the deal), and the dark bar's colour stays
+    until the table turns light again."""
+    table.goto("?game=klondike&deal=3")
+    page = table.page
+    page.evaluate("""() => { window.__menu = [...document.querySelectorAll(
+        '#menu-variants input')]; }""")
+    table.act("settings", dark=True)
+    table.new("spider-1", 4)
+    same, checked, meta = page.evaluate("""() => {
+        const now = [...document.querySelectorAll('#menu-variants input')];
+        const kept = now.every((el, i) => el === window.__menu[i]);
+        return [now.length === window.__menu.length && kept,
+            document.querySelector('#menu-variants input:checked').value,
+            document.querySelector('meta[name="theme-color"]').content]; }""")
+    assert same and checked == "spider-1" and meta == "#0f1714"
+    table.act("settings", dark=False)
+    table.new("klondike", 5)
+    assert page.evaluate("""() => [document.querySelector('#menu-variants input:checked').value,
+        document.querySelector('meta[name="theme-color"]').content]""") == ["klondike", "#0b5d3b"]
+
 def test_safe_cards_go_home_by_themselves_and_one_undo_takes_them_back(table):
     game = engine.from_position("klondike", {
         "t0": ["3S"], "t1": ["2S"], "t2": ["AS"], "t3": ["9H"], "t4": ["8S"],

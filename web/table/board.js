@@ -175,19 +175,35 @@ export class Board {
     if (!changed.size) return false;
     const [src, dst] = hint || [];
     needs.sort((a, b) => (b.pile.id === dst) - (a.pile.id === dst));
-    const take = (need, test) => {
-      let best = null;
+    // A need takes the first unused card of its kind that left the hinted move's source,
+    // else the first of its kind: the same text first, then one turning over (face down
+    // for face up or back). The cards are looked up by kind, not all gone through for
+    // each need (a new deal matches 52 or 104 of them).
+    const kinds = (key) => {
+      const map = new Map();
       for (const cand of leaving) {
-        if (cand.used || !test(cand)) continue;
+        const k = key(cand.rec.text);
+        const list = map.get(k);
+        if (list) list.push(cand);
+        else map.set(k, [cand]);
+      }
+      return map;
+    };
+    const take = (list) => {
+      let best = null;
+      for (const cand of list || []) {
+        if (cand.used) continue;
         if (cand.from.id === src) { best = cand; break; }
         if (!best) best = cand;
       }
       if (best) best.used = true;
       return best;
     };
-    for (const need of needs) need.match = take(need, (c) => c.rec.text === need.text);
+    const byText = kinds((text) => text);
+    for (const need of needs) need.match = take(byText.get(need.text));
+    const byFace = kinds((text) => text === "down");
     for (const need of needs) {
-      if (!need.match) need.match = take(need, (c) => (c.rec.text === "down") !== (need.text === "down"));
+      if (!need.match) need.match = take(byFace.get(need.text !== "down"));
     }
     // Each need takes its card: one that left a pile (from where it lay, in table pixels,
     // turning over on the way if its face changed) or a new one.
@@ -269,9 +285,18 @@ export class Board {
     }
     if (turn) setFace(rec.el, rec.text);
     if (rec.waiting) {
+      // Its place in the pile (rec.x, rec.y) was worked out with the pile's (placePile,
+      // in update): only its own transform is written now, not the whole pile's again
+      // (a deal attaches a pile's cards one by one). A Spider foundation's cards also
+      // take their stacking order from their places.
       rec.waiting = false;
-      rec.moved = true;
-      this.placePile(p);
+      if (this.family === "spider" && this.role(p.id) === "foundation") {
+        rec.moved = true;
+        this.placePile(p);
+      } else {
+        rec.moved = false;
+        rec.el.style.transform = `translate(${rec.x}px,${rec.y}px)`;
+      }
     }
   }
 

@@ -30,11 +30,14 @@ export function applySettings(settings) {
   root.dataset.speed = settings.speed || "normal";
   // The browser's own bar (a phone's status bar, an installed app's title bar) goes dark
   // with the table: the colour of the dark header.
+  // (Its colour is read from the style only when the table turns dark: reading it brings
+  // the page's style up to date at once, and settings come with every new deal.)
   const meta = document.querySelector('meta[name="theme-color"]');
-  if (meta) {
+  if (meta && !!settings.dark !== (meta.dataset.dark === "1")) {
     meta.dataset.light ??= meta.content;
-    const bar = getComputedStyle(root).getPropertyValue("--felt-dark").trim();
+    const bar = settings.dark ? getComputedStyle(root).getPropertyValue("--felt-dark").trim() : "";
     meta.content = settings.dark && bar ? bar : meta.dataset.light;
+    meta.dataset.dark = settings.dark && bar ? "1" : "0";
   }
 }
 
@@ -236,6 +239,13 @@ export class Ui {
 
   setVariants(list, current) {
     const box = this.els.variants;
+    // The same list as before (every new deal sends it): only the choice changes.
+    const key = JSON.stringify(list);
+    if (key === this.variantsKey && box.children.length === list.length) {
+      for (const input of box.querySelectorAll("input")) input.checked = input.value === current;
+      return;
+    }
+    this.variantsKey = key;
     box.replaceChildren();
     for (const [id, title] of list) {
       this.titles[id] = title;

@@ -13,6 +13,10 @@
 // means normal), and no motion at all when the player's system asks for reduced motion.
 
 const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)");
+// Whether the system asks for reduced motion, kept up to date by its change event: reading
+// the query's `matches` may bring the page's style up to date first, inside the intent.
+let reduced = REDUCED.matches;
+REDUCED.addEventListener("change", (event) => { reduced = event.matches; });
 const PACE = { off: 0, slow: 1.7, normal: 1, fast: 0.55 };
 const EASE = "cubic-bezier(.2,.7,.3,1)";
 // Milliseconds at normal speed.
@@ -40,7 +44,7 @@ export const WAVE_MAX = 6;
 
 /** The speed factor now: 0 for no motion, else a multiplier of the durations above. */
 export function pace() {
-  if (REDUCED.matches) return 0;
+  if (reduced) return 0;
   return PACE[document.documentElement.dataset.speed] ?? 1;
 }
 
