@@ -28,6 +28,21 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from bench.startup import RECORDER, bench_arguments, load, serve_or_use  # noqa: E402
 from tools.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
+# The page's largest-contentful-paint candidates: [ms, size, what].
+LCP_RECORDER = """
+(() => {
+  const seen = (window.__lcp = []);
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const el = e.element;
+      const what = el ? el.tagName + (el.id ? "#" + el.id : "") +
+        (el.className && typeof el.className === "string" ? "." + el.className.split(" ")[0] : "") +
+        " " + JSON.stringify((el.textContent || "").trim().slice(0, 30)) : "(gone)";
+      seen.push([e.startTime, e.size, what]);
+    }
+  }).observe({ type: "largest-contentful-paint", buffered: true });
+})();
+"""
 CATEGORIES = ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline",
               "v8.execute", "blink.user_timing", "loading", "v8", "blink"]
 # Events that say little on their own (wrappers around the ones that matter).
@@ -130,6 +145,10 @@ def main() -> int:
     parser.add_argument("--over", type=float, default=50, help="list tasks over this (ms)")
     parser.add_argument("--depth", type=int, default=5, help="levels shown inside a task")
     parser.add_argument("--keep", type=Path, help="write each run's trace JSON here")
+    parser.add_argument("--after", type=float, default=300,
+                        help="ms to go on recording after the table is ready")
+    parser.add_argument("--mobile", action="store_true",
+                        help="a phone's screen, as Lighthouse's mobile run (412x823, DPR 1.75)")
     parser.add_argument("--no-trace", dest="trace", action="store_false",
                         help="only the start-up stages and long tasks the page observes")
     args = parser.parse_args()
@@ -140,8 +159,11 @@ def main() -> int:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             print(f"Chromium {browser.version}, {url}, CPU x{args.cpu:g}, load {load()}")
             for number in range(1, args.runs + 1):
-                context = browser.new_context()
+                context = browser.new_context(**(
+                    {"viewport": {"width": 412, "height": 823}, "device_scale_factor": 1.75,
+                     "is_mobile": True, "has_touch": True} if args.mobile else {}))
                 context.add_init_script(RECORDER)
+                context.add_init_script(LCP_RECORDER)
                 page = context.new_page()
                 cdp = context.new_cdp_session(page)
                 cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.cpu})
@@ -153,9 +175,12 @@ def main() -> int:
                 marks = page.evaluate("""() => Object.fromEntries(
                     performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]))""")
                 ready_ms = page.evaluate("() => performance.now()")
-                page.wait_for_timeout(300)
+                page.wait_for_timeout(args.after)
                 stages = page.evaluate("() => window.__startupMarks")
                 longs = page.evaluate("() => window.__longTasks")
+                print("  largest contentful paint candidates: " + "; ".join(
+                    f"{ms:.0f} ms {size} px² {what}"
+                    for ms, size, what in page.evaluate("() => window.__lcp")))
                 print(f"run {number}: stages " + ", ".join(
                     f"{name} {ms:.0f}" for name, ms in sorted(stages.items(), key=lambda x: x[1])))
                 print("  long tasks before ready (observed): " + ", ".join(

@@ -11,9 +11,10 @@ solver's own (engine/solver/) are listed apart, in the [files_after_start] table
 The page's main thread runs MicroPython (docs/architecture.md §8), started by
 web/start/micropython-loader.mjs, which writes the files of mpy.toml's [files] table: the
 first table's modules, precompiled to .mpy under build/mpy/ (tools/mpy_build.py, which
-finds them from web/main.py's imports). That table is kept in step here too, one
-`"./<url>" = "<path>"` line a file, which is how the loader reads it (it has no TOML
-parser); pyscript.toml lists the files of Pyodide in the solver's worker.
+finds them from web/main.py's imports), in the order the loader imports them. That table
+is kept in step here too, one `"./<url>" = "<path>"` line a file, which is how the loader
+reads it (it has no TOML parser); pyscript.toml lists the files of Pyodide in the
+solver's worker.
 
 index.html preloads the same bytecode files (the loader asks for them only once it has
 read mpy.toml, a round trip later otherwise): the lines between its
@@ -35,10 +36,10 @@ from pathlib import Path
 
 try:  # as tools.check_pyscript_files or as a script
     from tools.mpy_build import OUT as MPY_OUT
-    from tools.mpy_build import main_thread_modules
+    from tools.mpy_build import import_order, main_thread_modules
 except ImportError:  # pragma: no cover
     from mpy_build import OUT as MPY_OUT  # type: ignore[no-redef]
-    from mpy_build import main_thread_modules  # type: ignore[no-redef]
+    from mpy_build import import_order, main_thread_modules  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "pyscript.toml"
@@ -100,17 +101,20 @@ def expected_later_files(root: Path = ROOT) -> dict[str, str]:
 
 
 def expected_mpy_files(root: Path = ROOT) -> dict[str, str]:
-    """mpy.toml's [files] table: each first-table module's bytecode, where Python looks."""
+    """mpy.toml's [files] table: each first-table module's bytecode, where Python looks,
+    in the order the page's loader imports them (tools/mpy_build.py's import_order)."""
+    modules = main_thread_modules(root)
     files = {}
-    for path in main_thread_modules(root).values():
-        name = path.relative_to(root).with_suffix(".mpy").as_posix()
+    for module in import_order(root):
+        name = modules[module].relative_to(root).with_suffix(".mpy").as_posix()
         files[f"./{MPY_OUT}/{name}"] = name
-    return dict(sorted(files.items()))
+    return files
 
 
 MPY_HEADER = GENERATED + (
     "# The first table's modules (web/main.py's imports, tools/mpy_build.py), as the\n"
-    "# MicroPython bytecode `make serve` writes under build/mpy/.\n"
+    "# MicroPython bytecode `make serve` writes under build/mpy/, in the order the loader\n"
+    "# imports them (each after those its body imports).\n"
 )
 
 
@@ -198,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
                  for problem in differences(later, listed_files(table=LATER_TABLE))]
     problems += [f"mpy.toml [files] {p}"
                  for p in differences(first, listed_files(MPY_CONFIG))]
+    if not problems and list(listed_files(MPY_CONFIG)) != list(first):
+        problems.append("mpy.toml [files]: not in the order the loader imports them")
     page = PAGE.read_text()
     if page_with_preloads(page, first) != page:
         problems.append("index.html: the bytecode preloads differ from mpy.toml's list")

@@ -70,14 +70,18 @@ def catches_import_error(node: ast.Try) -> bool:
     return bool({"ImportError", "ModuleNotFoundError"} & set(names))
 
 
-def imports_of(source: str, package: str) -> set[str]:
+def imports_of(source: str, package: str, on_first_use: bool = True) -> set[str]:
     """Every module name the code imports that it needs: ``import a.b`` gives ``a``
     and ``a.b``; ``from a import b`` gives ``a`` and ``a.b`` (b may be a module);
     relative imports resolved against ``package``. Type-only and optional imports are
-    left out (see the module's docstring)."""
+    left out (see the module's docstring). ``on_first_use=False``: only those that run
+    as the module is imported (none inside a function)."""
     names: set[str] = set()
 
     def visit(node: ast.AST) -> None:
+        if not on_first_use and isinstance(
+                node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return
         if isinstance(node, ast.If) and is_type_checking(node.test):
             for child in node.orelse:
                 visit(child)
@@ -126,6 +130,38 @@ def main_thread_modules(root: Path = ROOT, entry: str = ENTRY) -> dict[str, Path
             inner = name if target.name == "__init__.py" else name.rpartition(".")[0]
             todo.append((target, inner))
     return dict(sorted(found.items()))
+
+
+def import_order(root: Path = ROOT, entry: str = ENTRY) -> list[str]:
+    """The main-thread modules, each after the modules its body imports as it runs (the
+    order in which their bodies finish), so that importing them one by one in this order
+    runs about one module's body at a time: the page's loader imports them so, a few to a
+    task (web/start/micropython-loader.mjs). A package whose __init__ imports its own
+    modules is the exception: importing any of them runs it first, and it imports them
+    all. Modules imported only inside functions come in too, after what they need."""
+    modules = main_thread_modules(root, entry)
+    order: list[str] = []
+    visiting: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in order or name in visiting:  # done, or an import cycle
+            return
+        visiting.add(name)
+        parent = name.rpartition(".")[0]
+        if parent in modules:
+            visit(parent)
+        path = modules[name]
+        package = name if path.name == "__init__.py" else parent
+        for needed in sorted(imports_of(path.read_text(encoding="utf-8"), package,
+                                        on_first_use=False)):
+            if needed in modules and needed != name:
+                visit(needed)
+        visiting.discard(name)
+        order.append(name)
+
+    for name in modules:
+        visit(name)
+    return order
 
 
 def mpy_cross_version() -> str:

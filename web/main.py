@@ -85,10 +85,10 @@ def table_script_ran():
 
 def breathe():
     """An awaitable of the browser's next task: the start is cut into tasks (this script's
-    compilation, the rules' import, the table's modules in two, the first table, its
-    drawing), so that none holds the main thread long enough to keep a frame or the
-    player's input waiting (budget: no task over 200 ms at 4x slower CPU,
-    docs/architecture.md §8)."""
+    compilation, the rules' import, the table's modules, the first table, its drawing), so
+    that none holds the main thread long enough to keep a frame or the player's input
+    waiting (budget: no task over 200 ms at 4x slower CPU, docs/architecture.md §8). On
+    the page the loader has imported the modules already, a few to a task."""
     import asyncio
 
     return asyncio.sleep(0)
@@ -100,10 +100,6 @@ async def main() -> None:
 
     await breathe()
     import engine  # noqa: F401 - the rules first, then the table's own modules
-
-    await breathe()
-    import web.stats  # noqa: F401 - the table's modules in two steps: its records first
-    import web.storage  # noqa: F401
 
     await breathe()
     from web.controller import Table

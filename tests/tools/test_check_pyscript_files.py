@@ -33,6 +33,13 @@ def test_the_page_preloads_the_first_tables_bytecode():
     assert check.page_with_preloads(page, {}) != page
 
 
+def test_mpy_toml_lists_the_bytecode_in_the_order_the_loader_imports_it():
+    assert list(check.listed_files(check.MPY_CONFIG)) == list(check.expected_mpy_files())
+    listed = check.listed_files(check.MPY_CONFIG)
+    web = [dst for dst in listed.values() if dst.startswith("web/")]
+    assert web.index("web/stats.mpy") < web.index("web/controller.mpy")
+
+
 def test_the_page_loader_reads_mpy_toml_as_it_is_written():
     # web/start/micropython-loader.mjs loads MicroPython from ./vendor/ and reads mpy.toml's
     # files one `"./<url>" = "<path>"` line each (no TOML parser on the page): every file

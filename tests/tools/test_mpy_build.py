@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tools import mpy_build
-from tools.mpy_build import imports_of, main_thread_modules
+from tools.mpy_build import import_order, imports_of, main_thread_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,6 +52,32 @@ def test_the_main_thread_set_follows_the_imports_and_stops_at_the_solver(
     assert list(main_thread_modules(tmp_path)) == [
         "engine", "engine.rules", "engine.rules.cards", "engine.rules.game",
         "web.controller", "web.labels", "web.stats"]
+
+
+def test_the_import_order_puts_each_module_after_what_its_body_imports(
+        tmp_path: Path) -> None:
+    """The page's loader imports the modules one by one in this order, so that each import
+    runs about one module's body: what a body imports as it runs comes before it; what a
+    function imports on first use does not count (it may come after)."""
+    for name, text in {
+        "web/main.py": "from web.controller import Table\n",
+        "web/controller.py": "import engine\nfrom web import labels, saves\n"
+                             "def later():\n    from web.stats import x\n",
+        "web/saves.py": "from web.labels import name\nfrom web.stats import Book\n",
+        "web/labels.py": "", "web/stats.py": "def f():\n    import web.controller\n",
+        "engine/__init__.py": "from engine.rules import game\n",
+        "engine/rules/__init__.py": "", "engine/rules/game.py": "from .cards import C\n",
+        "engine/rules/cards.py": "",
+    }.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    order = import_order(tmp_path)
+    assert sorted(order) == sorted(main_thread_modules(tmp_path))
+    before = {name: order.index(name) for name in order}
+    assert before["web.labels"] < before["web.saves"] < before["web.controller"]
+    assert before["web.stats"] < before["web.saves"]
+    assert before["engine.rules.cards"] < before["engine.rules.game"] < before["engine"]
+    assert before["engine"] < before["web.controller"]
 
 
 def test_the_app_set_holds_the_table_and_not_the_solver() -> None:

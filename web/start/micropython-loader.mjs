@@ -3,8 +3,9 @@
 // It loads MicroPython (vendor/micropython, handed the wasm that web/start/early.js began
 // to download as the page began to load), writes the first table's modules into its file
 // system as the bytecode mpy.toml lists (build/mpy/**.mpy, preloaded by the page's head),
-// and runs web/main.py, which draws the first table. Each step is a task of its own, so
-// that no one task holds the main thread for long on a slow phone.
+// imports them a few to a task, and runs web/main.py, which draws the first table. Each
+// step is a task of its own, so that no one task holds the main thread for long on a
+// slow phone.
 //
 // web/main.py is written against PyScript's API (`from pyscript import document, window`,
 // `pyscript.ffi.create_proxy`); this page does not load PyScript (its own start-up, which
@@ -34,13 +35,49 @@ function progress(detail) {
 }
 
 // A new task: what came before is done, and the page may paint or answer in between.
+// (scheduler.yield where there is one; setTimeout's nested calls wait 4 ms each.)
 function nextTask() {
+  if (globalThis.scheduler?.yield) return globalThis.scheduler.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-// One frame, then a task: whatever is on screen by now gets painted first.
+// How long one task of module imports may run before the next import waits for a new
+// task: short enough that a slow phone's (4x slower) tasks stay under 50 ms.
+const SLICE_MS = 10;
+
+// The module a bytecode file holds: "web/stats.mpy" -> "web.stats",
+// "engine/rules/__init__.mpy" -> "engine.rules".
+export function moduleOf(path) {
+  return path.replace(/\.mpy$/, "").replace(/\/__init__$/, "").replaceAll("/", ".");
+}
+
+// Imports the first table's modules in mpy.toml's order (each after those its body
+// imports: tools/mpy_build.py), as many to a task as fit in SLICE_MS, so that web/main.py
+// finds them imported and no one task runs them all. A module that fails to import is
+// left for web/main.py, whose own import of it fails the start with its error shown.
+async function importAll(mp, paths) {
+  let start = performance.now();
+  for (const path of paths) {
+    try {
+      mp.pyimport(moduleOf(path));
+    } catch {
+      return;
+    }
+    if (performance.now() - start > SLICE_MS) {
+      await nextTask();
+      start = performance.now();
+    }
+  }
+}
+
+// One frame, then a task: whatever is on screen by now gets painted first. A page that
+// paints no frame (a tab in the background) waits at most FRAME_WAIT_MS.
+const FRAME_WAIT_MS = 100;
 function painted() {
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, FRAME_WAIT_MS);
+  });
 }
 
 async function earlyWasm() {
@@ -88,9 +125,10 @@ function write(mp, path, bytes) {
 
 async function interpreter() {
   const url = await earlyWasm();
-  // The picture of the last table (web/start/picture.js) is painted before MicroPython's
-  // start takes the main thread.
-  if (document.documentElement.dataset.picture) await painted();
+  // What is on screen (the loading screen, or a reload's picture of the last table:
+  // web/start/picture.js) is painted before MicroPython's start takes the main thread:
+  // else a fast start can keep the page's first frame waiting until it is done.
+  await painted();
   progress(STAGES[0]);
   try {
     return await loadMicroPython({
@@ -116,6 +154,8 @@ async function start() {
   for (const [path, bytes] of loaded) write(mp, path, bytes);
   for (const [path, text] of Object.entries(PYSCRIPT)) write(mp, path, text);
   progress(STAGES[2]);
+  await nextTask();
+  await importAll(mp, loaded.map(([path]) => path));
   progress(STAGES[3]);
   const source = await mainSource;
   await nextTask();
