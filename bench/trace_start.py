@@ -120,7 +120,7 @@ def report(events: list[dict], ready_ms: float, origin_us: float, over: float,
         "ThreadControllerImpl::RunTask"
     tasks = [s for s in spans if s["name"] == kind
              and s["dur"] >= over * 1000 and (s["ts"] - origin_us) / 1000 <= ready_ms]
-    print(f"  tasks over {over:.0f} ms before ready ({ready_ms:.0f} ms): {len(tasks)}")
+    print(f"  tasks over {over:.0f} ms until {ready_ms:.0f} ms: {len(tasks)}")
     for task in tasks:
         cpu = f" ({task['tdur'] / 1000:.1f} ms of CPU)" if "tdur" in task else ""
         at = (task["ts"] - origin_us) / 1000
@@ -147,6 +147,8 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, help="write each run's trace JSON here")
     parser.add_argument("--after", type=float, default=300,
                         help="ms to go on recording after the table is ready")
+    parser.add_argument("--all", action="store_true",
+                        help="list the tasks of the --after time too, not only before ready")
     parser.add_argument("--mobile", action="store_true",
                         help="a phone's screen, as Lighthouse's mobile run (412x823, DPR 1.75)")
     parser.add_argument("--no-trace", dest="trace", action="store_false",
@@ -154,6 +156,7 @@ def main() -> int:
     args = parser.parse_args()
     server, base = serve_or_use(args.url)
     url = f"{base}/{args.query}"
+    longest: list[float] = []
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -176,6 +179,8 @@ def main() -> int:
                     performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]))""")
                 ready_ms = page.evaluate("() => performance.now()")
                 page.wait_for_timeout(args.after)
+                if args.all:
+                    ready_ms = page.evaluate("() => performance.now()")
                 stages = page.evaluate("() => window.__startupMarks")
                 longs = page.evaluate("() => window.__longTasks")
                 print("  largest contentful paint candidates: " + "; ".join(
@@ -185,6 +190,7 @@ def main() -> int:
                     f"{name} {ms:.0f}" for name, ms in sorted(stages.items(), key=lambda x: x[1])))
                 print("  long tasks before ready (observed): " + ", ".join(
                     f"{d:.0f} ms at {t:.0f}" for t, d in longs if t <= ready_ms))
+                longest.append(max((d for t, d in longs if t <= ready_ms), default=0))
                 if not args.trace:
                     context.close()
                     continue
@@ -203,6 +209,9 @@ def main() -> int:
         if server is not None:
             server.shutdown()
             server.server_close()
+    if longest:
+        print("longest task before ready (observed), per run: "
+              + ", ".join(f"{ms:.0f} ms" for ms in longest))
     print(f"load at the end {load()}")
     return 0
 
