@@ -1,14 +1,15 @@
 """A reload shows the last table at once, from the picture saved with the autosave
 (web/start/picture.js), held (no input acts on it) until Python is up; never for a game
-other than the saved one. Python's start is held back by holding the standard library's
-download, so what is seen before ready is seen for sure (no timing)."""
+other than the saved one. Python's start is held back by holding MicroPython's wasm
+download (web/start/early.js's, which the loader waits for), so what is seen before ready
+is seen for sure (no timing)."""
 
 from __future__ import annotations
 
 import engine
 from tests.e2e.table_helpers import Log, TablePage, first_move
 
-STDLIB = "**/vendor/pyodide/python_stdlib_compiled.zip"
+RUNTIME = "**/vendor/micropython/micropython.wasm"  # what Python's start waits for
 SAVED_JS = """() => {
   const head = JSON.parse(localStorage.getItem("pp:v1:/game") || "null");
   const pic = JSON.parse(localStorage.getItem("pp:v1:/picture") || "null");
@@ -30,13 +31,13 @@ def played(page) -> tuple[TablePage, engine.Game]:
 
 def hold_python(page) -> list:
     held: list = []
-    page.route(STDLIB, lambda route: held.append(route))
+    page.route(RUNTIME, lambda route: held.append(route))
     return held
 
 
 def release(page, held: list) -> None:
     """Let the held download go (and any later one)."""
-    page.route(STDLIB, lambda route: route.continue_())
+    page.route(RUNTIME, lambda route: route.continue_())
     page.wait_for_function("true")  # the held request has reached the handler
     for route in held:
         route.continue_()

@@ -121,3 +121,31 @@ def test_the_solver_transport_and_the_loading_screen_run_before_python():
 @needs_vendor
 def test_the_early_script_is_precached():
     assert "web/start/early.js" in precache.precache_paths(ROOT)
+
+
+def static_imports(path: Path) -> set[Path]:
+    """The files a JavaScript module imports statically (``import ... from "./x.js"``)."""
+    text = path.read_text()
+    return {(path.parent / spec).resolve()
+            for spec in re.findall(r'^\s*(?:import|export)\b[^;]*?from\s+"(\.{1,2}/[^"]+)"',
+                                   text, re.M | re.S)}
+
+
+def test_the_module_scripts_imports_are_preloaded_so_none_waits_for_its_importer():
+    """Every module a page's module script imports, at any depth, is asked for from the
+    head (a modulepreload), so that the table's script does not wait for a chain of
+    imports one round trip each; and every modulepreload is such a module or a script."""
+    scripts = [(ROOT / src).resolve() for src in
+               re.findall(r'<script type="module" src="\./([^"]+)"', MARKUP)]
+    needed: set[Path] = set()
+    todo = list(scripts)
+    while todo:
+        for found in static_imports(todo.pop()):
+            if found not in needed:
+                needed.add(found)
+                todo.append(found)
+    modulepreloads = {(ROOT / href).resolve() for href in
+                      re.findall(r'<link rel="modulepreload" href="\./([^"]+)"', MARKUP)}
+    assert (ROOT / "web/table/layout.js").resolve() in needed  # an import of an import
+    assert needed - set(scripts) <= modulepreloads
+    assert modulepreloads <= needed | set(scripts)
