@@ -21,6 +21,7 @@ from tests.e2e.table_helpers import (  # noqa: F401 (fixtures)
     checked,
     watch,
 )
+from tests.web.test_table_verdict import DEAL, LOST_DEAL
 from tools.positions import built_columns
 
 RANKS = "A23456789TJQK"
@@ -709,3 +710,37 @@ def test_no_style_rule_looks_again_at_the_cards_ancestors_as_the_cards_move(movi
     moving.act("new", variant="klondike", seed=4)
     assert moving.page.is_hidden('[data-action="finish"]')
     assert not moving.page.evaluate(finishing)
+
+
+VERDICT_VARIANT = "beleaguered-castle"
+TALLY_JS = "() => ({...window.ppSolverTally})"
+FLYING_JS = "() => document.getAnimations().some((a) => a.playState === 'running')"
+
+
+def test_the_verdict_read_while_cards_fly_waits_for_them_to_land_and_is_not_lost(moving):
+    table = moving
+    """The worker's watch answers are Python's work on the main thread: those that come
+    while cards fly are held and read once the cards have landed (web/start/solver.js),
+    and the verdict they bring is then shown, not lost."""
+    page = table.page
+    table.new(VERDICT_VARIANT, LOST_DEAL)
+    table.wait_solver()
+    table.act("settings", speed="slow")  # (a long deal: the worker answers during it)
+    try:
+        for seed, words in ((DEAL, "Winnable"), (LOST_DEAL, "Can't be won"),
+                            (DEAL, "Winnable"), (LOST_DEAL, "Can't be won")):
+            before = page.evaluate(TALLY_JS)
+            table.act("new", variant=VERDICT_VARIANT, seed=seed)
+            flew = page.evaluate(FLYING_JS)
+            page.wait_for_function(f"() => !({FLYING_JS})()", timeout=30_000)
+            page.wait_for_function(
+                "(w) => document.getElementById('st-verdict').innerText.startsWith(w)",
+                arg=words, timeout=30_000)
+            after = page.evaluate(TALLY_JS)
+            assert after["readFlying"] == before["readFlying"]  # none read while flying
+            if flew and after["held"] > before["held"]:
+                assert after["read"] > before["read"]  # the held ones were read after
+                return
+    finally:
+        table.act("settings", speed="normal")
+    raise AssertionError("no watch answer came while the cards of four deals flew")

@@ -5,14 +5,78 @@
 // back to the desk. Nothing of Pyodide is fetched before the table is playable, so the
 // first table never waits for the solver's 4 MB.
 //
+// Reading an answer is the desk's work, in Python on the main thread: the answers nobody
+// waits for (the watch's verdicts, the lists' sizes) wait while the table's cards fly
+// (web/table/table.js says when, holdWhile) and are then read one per task, so that no
+// frame of a motion, and no one task, carries them. The others (a hint the player asked
+// for, a deal drawn for a new game, a daily deal found, the worker's start) are read at once.
+//
 // Marks for tests and benchmarks: pp:solver-start, pp:solver-ready (its first message) or
 // pp:solver-error (then the desk keeps answering without a solver: heuristic hints, no
-// verdict); window.ppSolverReport: how the worker's Python started (solver-worker.mjs).
+// verdict); window.ppSolverReport: how the worker's Python started (solver-worker.mjs);
+// window.ppSolverTally: how many answers were held, and read (of the kinds held: while
+// cards flew too).
 
 const waiting = []; // messages for the worker before it exists
 const heard = []; // its answers before the desk listens
+const held = []; // answers nobody waits for, held while cards fly
+const HELD_KINDS = new Set(["watch", "counts"]);
 let worker = null;
 let listener = null; // the desk's receive(text)
+let flying = () => false; // web/table/table.js: whether the table's cards fly
+let whenSettled = (fn) => fn(); // and how to wait until they have landed
+let releasing = false; // a task to read the next held answer is on its way
+const tally = { held: 0, read: 0, readFlying: 0 }; // (of the kinds held)
+window.ppSolverTally = tally;
+
+function deliver(text, kind) {
+  if (HELD_KINDS.has(kind)) {
+    tally.read += 1;
+    if (flying()) tally.readFlying += 1;
+  }
+  if (listener) listener(text);
+  else heard.push(text);
+  // For web/table/table.js: a watch that waits for the worker asks again now.
+  dispatchEvent(new Event("pp:solver"));
+}
+
+// The held answers, one per task once the cards have landed (again after any motion that
+// starts meanwhile).
+function release() {
+  if (releasing || !held.length) return;
+  releasing = true;
+  const next = () => {
+    releasing = false;
+    if (!held.length) return;
+    if (flying()) {
+      whenSettled(release);
+      return;
+    }
+    const [text, kind] = held.shift();
+    deliver(text, kind);
+    if (held.length) {
+      releasing = true;
+      setTimeout(next, 0);
+    }
+  };
+  setTimeout(next, 0);
+}
+
+function arrived(text) {
+  let kind = "";
+  try {
+    kind = JSON.parse(text).kind;
+  } catch {
+    /* the desk drops what it cannot read */
+  }
+  if (!HELD_KINDS.has(kind) || (!held.length && !flying())) {
+    deliver(text, kind);
+    return;
+  }
+  held.push([text, kind]);
+  tally.held += 1;
+  if (held.length === 1) whenSettled(release);
+}
 
 window.ppSolver = {
   post(text) {
@@ -22,6 +86,11 @@ window.ppSolver = {
   listen(receive) {
     listener = receive;
     for (const text of heard.splice(0)) receive(text);
+  },
+  // ``busy()``: whether the table's cards fly; ``settled(fn)``: call fn once they have landed.
+  holdWhile(busy, settled) {
+    flying = busy;
+    whenSettled = settled;
   },
 };
 
@@ -50,10 +119,7 @@ function start() {
       }
       performance.mark(kind === "ready" ? "pp:solver-ready" : "pp:solver-error");
     }
-    if (listener) listener(data);
-    else heard.push(data);
-    // For web/table/table.js: a watch that waits for the worker asks again now.
-    dispatchEvent(new Event("pp:solver"));
+    arrived(data);
   };
   worker.onerror = (event) => {
     performance.mark("pp:solver-error");

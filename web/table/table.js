@@ -71,6 +71,9 @@ class App {
     this.watchTimer = 0;
     this.watchWaiting = -1; // the watchGen of a watch waiting for the solver's worker
     addEventListener("pp:solver", () => this.solverSpoke());
+    // The solver's answers nobody waits for wait for the cards to land (web/start/solver.js).
+    window.ppSolver?.holdWhile(() => this.board.motion.busy,
+      (fn) => this.board.motion.settled(fn));
   }
 
   start(bridge, json) {
