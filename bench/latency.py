@@ -119,12 +119,13 @@ class Bench:
         self.page.evaluate("window.__pending = null")
         action()
         try:
-            self.page.wait_for_function(f"window.__lat.length > {before}", timeout=2000)
+            self.page.wait_for_function("(n) => window.__lat.length > n", arg=before,
+                                        timeout=2000)
         except Exception:
             return False
         self.figures[kind].append(self.page.evaluate("window.__lat[window.__lat.length - 1]"))
         # Let the move's animations end (as a player would see them) before the next one.
-        self.page.wait_for_function("document.getAnimations().length === 0", timeout=3000)
+        self.page.wait_for_function("() => document.getAnimations().length === 0", timeout=3000)
         return True
 
     def drag(self, move: engine.Move) -> bool:
@@ -180,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
             page = context.new_page()
             seed = args.deal
             page.goto(f"{url}/?game={args.variant}&deal={seed}")
-            page.wait_for_function("document.documentElement.dataset.app === 'ready'",
+            page.wait_for_function("() => document.documentElement.dataset.app === 'ready'",
                                    timeout=120_000)
             page.evaluate(RECORDER)
             heap_start = page.evaluate(HEAP_JS)
@@ -203,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
                     page.evaluate("([v, s]) => { window.__last = 'new'; "
                                   "ppTable.act('new', {variant: v, seed: s}); }",
                                   [args.variant, seed])
-                    page.wait_for_function("document.getAnimations().length === 0")
+                    page.wait_for_function("() => document.getAnimations().length === 0")
                     game = engine.new_game(args.variant, seed)
                     continue
                 if move.src == "stock" or move.dst == "stock":

@@ -46,6 +46,7 @@ export class Board {
     for (const el of Object.values(this.labelEls)) el.remove();
     this.piles.clear();
     this.labelEls = {};
+    this.fitted = null; // (a layout for other piles)
     this.measure();
     const geom = this.fit();
     this.geom = geom;
@@ -75,13 +76,28 @@ export class Board {
     this.size = [Math.round(r.width), Math.round(r.height)];
   }
 
-  // The layout for the table's size, the piles' cards and the player's settings.
+  // The layout for the table's size, the piles' cards and the player's settings. What a
+  // pile brings to it is how many of its cards (all but its top one) lie face down and
+  // face up (layout.js's needed): with those, the size and the settings as they were last
+  // time, the layout is the one made then (most moves change none of them; finding the
+  // card size that fits is a search).
   fit() {
     const html = document.documentElement.classList;
+    const large = html.contains("large-print");
+    const left = html.contains("left-handed");
     const piles = {};
-    for (const p of this.piles.values()) piles[p.id] = p.cards.map((c) => c.text);
-    return layout(this.family, this.roles, this.size[0], this.size[1],
-      { piles, large: html.contains("large-print"), left: html.contains("left-handed") });
+    let key = `${this.size[0]}x${this.size[1]}:${large}:${left}`;
+    for (const p of this.piles.values()) {
+      const texts = p.cards.map((c) => c.text);
+      piles[p.id] = texts;
+      let down = 0;
+      for (let i = 0; i < texts.length - 1; i++) if (texts[i] === "down") down += 1;
+      key += `|${down}/${Math.max(0, texts.length - 1) - down}`;
+    }
+    if (this.fitted && this.fitted.key === key) return this.fitted.geom;
+    const geom = layout(this.family, this.roles, this.size[0], this.size[1], { piles, large, left });
+    this.fitted = { key, geom };
+    return geom;
   }
 
   // Lay the table out again if its size (or with `force`, its settings) changed.
@@ -98,8 +114,12 @@ export class Board {
   // A new geometry if the piles or settings call for one; true when it changed.
   refit() {
     const geom = this.fit();
+    if (geom === this.geom) return false;
     const shape = JSON.stringify([geom.cw, geom.ix, geom.piles, geom.labels]);
-    if (shape === this.shape) return false;
+    if (shape === this.shape) {
+      this.fitted.geom = this.geom; // the same layout: the one in use stands for it
+      return false;
+    }
     this.geom = geom;
     for (const p of this.piles.values()) p.geom = geom.piles[p.id];
     this.applyGeometry();
