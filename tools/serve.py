@@ -63,6 +63,7 @@ CONTENT_TYPES = {
     ".toml": "text/plain; charset=utf-8",
     ".py": "text/plain; charset=utf-8",
     ".mpy": "application/octet-stream",  # MicroPython bytecode (tools/mpy_build.py)
+    ".pack": "application/octet-stream",  # the same, as one file
     ".txt": "text/plain; charset=utf-8",
     ".md": "text/plain; charset=utf-8",
     ".svg": "image/svg+xml",

@@ -19,8 +19,9 @@ from tests.e2e.test_first_visit_solver_later import MARK_READY_JS, READY
 pytestmark = pytest.mark.e2e
 
 WASM = "/vendor/micropython/micropython.wasm"
+PACK = "/build/mpy/first-table.pack"  # the first table's bytecode, one file
 # Compressed on the wire (tools/serve.py, as a host serves the precompressed siblings).
-COMPRESSIBLE = (".js", ".mjs", ".py", ".mpy", ".css", ".toml", ".json", ".wasm", ".zip",
+COMPRESSIBLE = (".js", ".mjs", ".py", ".mpy", ".pack", ".css", ".toml", ".json", ".wasm", ".zip",
                 ".txt", ".webmanifest", "/")
 
 
@@ -115,12 +116,12 @@ def test_the_runtime_downloads_first_and_the_loader_chain_side_by_side(visit):
     # The wasm is asked for from the head, before MicroPython's loader and the bytecode;
     # nothing of PyScript is fetched (the page starts MicroPython itself).
     assert index(events, "sent", WASM) < index(events, "sent", "/web/start/micropython-loader.mjs")
-    assert index(events, "sent", WASM) < index(events, "sent", "/build/mpy/engine/__init__.mpy")
+    assert index(events, "sent", WASM) < index(events, "sent", PACK)
     assert not [e for e in events if e != READY and e[1].startswith("/vendor/pyscript/")]
-    # MicroPython's loader chain, its list of files and the entry script are fetched side
-    # by side, not each once the one before it has arrived.
+    # MicroPython's loader chain, the bytecode and the entry script are fetched side by
+    # side, not each once the one before it has arrived.
     loader = index(events, "finished", "/web/start/micropython-loader.mjs")
-    for path in ("/vendor/micropython/micropython.mjs", "/mpy.toml", "/web/main.py"):
+    for path in ("/vendor/micropython/micropython.mjs", PACK, "/web/main.py"):
         assert index(events, "sent", path) < loader, path
     # One request: early.js's fetch takes the preload over, and MicroPython is handed
     # that download.
@@ -139,7 +140,9 @@ def test_before_the_table_only_its_files_each_once_and_compressed(visit):
     events, _ = visit
     before = events[:events.index(READY)]
     sent = [event[1] for event in before if event[0] == "sent"]
-    assert WASM in sent and "/build/mpy/engine/rules/klondike.mpy" in sent
+    assert WASM in sent and PACK in sent
+    # The bytecode comes as one file, not one a module.
+    assert not [path for path in sent if path.endswith(".mpy")]
     assert not [path for path in sent if after_table(path)]
     # (The browser's own asks for the page's icon, for the tab and the manifest, and its
     # revalidations, are not the app's fetches.)
@@ -172,7 +175,7 @@ def test_a_file_of_the_first_table_that_is_not_served_is_said_on_the_loading_scr
         page, browser_log):
     """MicroPython's loader fails without its files: the loading screen says so (it would
     otherwise sit at its last stage for ever)."""
-    page.route("**/build/mpy/engine/rules/game.mpy",
+    page.route(f"**{PACK}",
                lambda route: route.fulfill(status=404, body="gone"))
     page.goto("/?game=klondike&deal=7")
     page.wait_for_function(
@@ -180,9 +183,9 @@ def test_a_file_of_the_first_table_that_is_not_served_is_said_on_the_loading_scr
         timeout=120_000)
     assert page.evaluate("document.documentElement.dataset.app") == "error"
     stage = page.text_content("#loading-stage")
-    assert "could not start" in stage and "game.mpy: HTTP 404" in stage
+    assert "could not start" in stage and "first-table.pack: HTTP 404" in stage
     assert page.evaluate("() => document.querySelectorAll('[data-card]').length") == 0
     # The failed start is an uncaught error too (a page's error reports see it).
-    assert [e for e in browser_log.page_errors if "game.mpy: HTTP 404" in e]
+    assert [e for e in browser_log.page_errors if "first-table.pack: HTTP 404" in e]
     browser_log.page_errors.clear()
     browser_log.console_errors.clear()  # the 404, as the browser logs it

@@ -1,5 +1,5 @@
 """The solver (engine/solver/: modules and lists of deals) and Pyodide are not on the first
-table's critical path: the page (MicroPython, mpy.toml) fetches nothing of them before it
+table's critical path: the page (MicroPython, its bytecode) fetches nothing of them before it
 is playable; then web/start/solver.js starts the solver's worker, which fetches Pyodide and
 the files of pyscript.toml (docs/architecture.md §8). Until the worker answers, Hint gives
 the rules' own hint; a daily link's deal opens at once and is named that date's daily once
@@ -93,7 +93,7 @@ def test_no_solver_file_nor_pyodide_comes_before_the_table_and_the_worker_gets_t
     # The page's own requests, to the table and a while after it: none of the solver's.
     paths = list(page.paths)
     assert READY in paths and held
-    assert "/mpy.toml" in paths and "/build/mpy/engine/rules/game.mpy" in paths
+    assert "/build/mpy/first-table.pack" in paths
     assert not [path for path in paths if SOLVER in path or PYODIDE in path]
     page.context.unroute(worker)
     for route in held:

@@ -28,7 +28,7 @@ def test_dist_holds_the_precached_files_and_a_filled_in_service_worker(tmp_path:
     fallback = {precache.PLAIN_STDLIB} - listed  # the worker's fallback, not precached
     assert on_disk == listed | {"service-worker.js"} | fallback
     assert {"index.html", "manifest.webmanifest", "mpy.toml", "vendor/pyodide/pyodide.asm.wasm",
-            "vendor/micropython/micropython.wasm", "build/mpy/engine/rules/game.mpy",
+            "vendor/micropython/micropython.wasm", "build/mpy/first-table.pack",
             "web/icons/icon-512.png", "engine/rules/game.py"} <= listed
     assert not any(p.startswith(("tests/", "tools/", "node_modules/")) for p in listed)
     # Served as it is (not re-rendered): the dev server sees no template there.

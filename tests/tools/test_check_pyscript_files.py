@@ -24,13 +24,14 @@ def test_mpy_toml_lists_the_first_tables_bytecode():
 
 
 def test_the_page_preloads_the_first_tables_bytecode():
-    """PyScript asks for mpy.toml's files only once MicroPython is up; index.html asks
-    for them from its head, the same list (kept by the tool)."""
+    """The loader fetches the bytecode only once it runs; index.html asks for it from its
+    head: the one pack, no module one by one (kept by the tool)."""
     page = check.PAGE.read_text()
-    assert check.page_with_preloads(page, check.expected_mpy_files()) == page
+    assert check.page_with_preloads(page) == page
     preloaded = re.findall(r'<link rel="preload" href="(\./build/mpy/[^"]+)"', page)
-    assert preloaded == list(check.expected_mpy_files())
-    assert check.page_with_preloads(page, {}) != page
+    assert preloaded == [check.PACK_URL]
+    broken = page.replace(check.PACK_URL, "./x.pack")
+    assert broken != page and check.page_with_preloads(broken) == page
 
 
 def test_mpy_toml_lists_the_bytecode_in_the_order_the_loader_imports_it():
@@ -40,17 +41,14 @@ def test_mpy_toml_lists_the_bytecode_in_the_order_the_loader_imports_it():
     assert web.index("web/stats.mpy") < web.index("web/controller.mpy")
 
 
-def test_the_page_loader_reads_mpy_toml_as_it_is_written():
-    # web/start/micropython-loader.mjs loads MicroPython from ./vendor/ and reads mpy.toml's
-    # files one `"./<url>" = "<path>"` line each (no TOML parser on the page): every file
-    # of the table is such a line.
-    text = check.MPY_CONFIG.read_text()
-    files = tomllib.loads(text)["files"]
-    lines = re.findall(r'^"(\./[^"]+)"\s*=\s*"([^"]+)"', text, re.M)
-    assert files and dict(lines) == files and len(lines) == len(files)
+def test_the_page_fetches_the_bytecode_as_the_one_pack_mpy_toml_names():
+    # web/start/micropython-loader.mjs loads MicroPython from ./vendor/ and fetches the
+    # pack tools/mpy_build.py writes, the one mpy.toml names and the head preloads.
+    assert tomllib.loads(check.MPY_CONFIG.read_text())["pack"] == check.PACK_URL
     loader = (check.ROOT / "web" / "start" / "micropython-loader.mjs").read_text()
     assert 'from "../../vendor/micropython/micropython.mjs"' in loader
-    assert '/^"(\\.\\/[^"]+)"\\s*=\\s*"([^"]+)"/gm' in loader
+    assert f'new URL("{check.PACK_URL.removeprefix("./")}", ROOT)' in loader
+    assert check.preload_lines() in check.PAGE.read_text()
 
 
 def test_rewrite_replaces_only_the_files_table(tmp_path):

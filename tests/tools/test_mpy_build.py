@@ -80,6 +80,25 @@ def test_the_import_order_puts_each_module_after_what_its_body_imports(
     assert before["engine"] < before["web.controller"]
 
 
+def test_the_pack_holds_every_module_in_import_order_and_reads_back(tmp_path: Path) -> None:
+    """The page fetches the bytecode as one file: each module's bytes, whole, in the
+    order the loader imports them."""
+    tree = tmp_path / "out"
+    modules = {"engine": tmp_path / "engine" / "__init__.py",
+               "web.stats": tmp_path / "web" / "stats.py"}
+    for name, source in modules.items():
+        rel = source.relative_to(tmp_path).with_suffix(".mpy")
+        (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tree / rel).write_bytes(name.encode() * 300 + bytes(range(256)))
+    pack = mpy_build.write_pack(tree, ["web.stats", "engine"], modules, tmp_path)
+    assert pack == tree / mpy_build.PACK
+    files = mpy_build.read_pack(pack.read_bytes())
+    assert [path for path, _ in files] == ["web/stats.mpy", "engine/__init__.mpy"]
+    assert [data for _, data in files] == [(tree / p).read_bytes() for p, _ in files]
+    with pytest.raises(ValueError):
+        mpy_build.read_pack(pack.read_bytes() + b"x")
+
+
 def test_the_app_set_holds_the_table_and_not_the_solver() -> None:
     found = main_thread_modules()
     assert {"web.controller", "web.storage", "engine.rules.game", "engine"} <= set(found)

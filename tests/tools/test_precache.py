@@ -49,6 +49,17 @@ def test_precache_lists_the_app_and_leaves_out_what_it_never_loads(tree: Path):
         "web/icons/i.png", "web/main.py"])
 
 
+def test_the_first_tables_bytecode_is_precached_as_the_pack_the_page_fetches(tree: Path):
+    (tree / "mpy.toml").write_text('pack = "./build/mpy/first-table.pack"\n[files]\n'
+                                   '"./build/mpy/engine/__init__.mpy" = "engine/__init__.mpy"\n')
+    (tree / "build" / "mpy" / "engine").mkdir(parents=True)
+    (tree / "build" / "mpy" / "first-table.pack").write_bytes(b"pack")
+    (tree / "build" / "mpy" / "engine" / "__init__.mpy").write_bytes(b"mpy")
+    paths = precache.precache_paths(tree)
+    assert "build/mpy/first-table.pack" in paths and "mpy.toml" in paths
+    assert not [path for path in paths if path.endswith(".mpy")]
+
+
 def test_version_changes_with_any_precached_file_and_only_then(tree: Path):
     first = precache.build_info(tree)["version"]
     (tree / "web" / "notes.txt").write_text("edited")           # not precached

@@ -24,9 +24,9 @@ needs_vendor = pytest.mark.skipif(not (ROOT / "vendor" / "VERSIONS").exists(),
                                   reason="vendor/ is not installed (make vendor)")
 
 
-def test_the_head_preloads_micropython_its_list_and_the_entry_script():
+def test_the_head_preloads_micropython_its_bytecode_and_the_entry_script():
     for path in ("vendor/micropython/micropython.mjs", "web/start/micropython-loader.mjs",
-                 "web/main.py", "mpy.toml"):
+                 "web/main.py", "build/mpy/first-table.pack"):
         assert path in PRELOADS
 
 

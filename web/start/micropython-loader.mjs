@@ -2,8 +2,9 @@
 //
 // It loads MicroPython (vendor/micropython, handed the wasm that web/start/early.js began
 // to download as the page began to load), writes the first table's modules into its file
-// system as the bytecode mpy.toml lists (build/mpy/**.mpy, preloaded by the page's head),
-// imports them a few to a task, and runs web/main.py, which draws the first table. Each
+// system as bytecode (the modules of mpy.toml, in one file, PACK_URL, which the page's
+// head preloads), imports them a few to a task, and runs web/main.py, which draws the
+// first table. Each
 // step is a task of its own, so that no one task holds the main thread for long on a
 // slow phone.
 //
@@ -21,6 +22,9 @@ import { loadMicroPython } from "../../vendor/micropython/micropython.mjs";
 
 const ROOT = new URL("../../", import.meta.url);
 const WASM_URL = new URL("vendor/micropython/micropython.wasm", ROOT).href;
+// The first table's bytecode as one file (tools/mpy_build.py's PACK): a 4-byte
+// little-endian length, a JSON list of [path, size] in import order, the files' bytes.
+const PACK_URL = new URL("build/mpy/first-table.pack", ROOT).href;
 
 export const STAGES = ["Loading MicroPython", "Loading files", "Loaded files",
   "Loaded MicroPython", "Running web/main.py"];
@@ -51,7 +55,7 @@ export function moduleOf(path) {
   return path.replace(/\.mpy$/, "").replace(/\/__init__$/, "").replaceAll("/", ".");
 }
 
-// Imports the first table's modules in mpy.toml's order (each after those its body
+// Imports the first table's modules in the pack's order (each after those its body
 // imports: tools/mpy_build.py), as many to a task as fit in SLICE_MS, so that web/main.py
 // finds them imported and no one task runs them all. A module that fails to import is
 // left for web/main.py, whose own import of it fails the start with its error shown.
@@ -102,13 +106,19 @@ async function textOf(url) {
   return response.text();
 }
 
-// [url, path] of each file of mpy.toml's [files] table (one `"./<file>" = "<path>"` line a
-// file, as tools/check_pyscript_files.py writes them). The preloads of the page's head
-// have asked for every one of them already.
-async function files() {
-  const text = await textOf(new URL("mpy.toml", ROOT));
-  return [...text.matchAll(/^"(\.\/[^"]+)"\s*=\s*"([^"]+)"/gm)]
-    .map(([, url, path]) => [new URL(url, ROOT).href, path]);
+// [path, bytes] of each file of the pack, in its order.
+export function unpack(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const size = view.getUint32(0, true);
+  const entries = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + size)));
+  let at = 4 + size;
+  const files = entries.map(([path, length]) => {
+    const file = [path, bytes.subarray(at, at + length)];
+    at += length;
+    return file;
+  });
+  if (at !== bytes.byteLength) throw new Error(`${PACK_URL}: not a whole pack`);
+  return files;
 }
 
 function write(mp, path, bytes) {
@@ -143,14 +153,13 @@ async function interpreter() {
 
 async function start() {
   const mainSource = textOf(new URL("web/main.py", ROOT));
-  const listed = files();
+  const pack = bytesOf(PACK_URL);
   mainSource.catch(() => {}); // awaited below; a failure is reported there
-  listed.catch(() => {});
+  pack.catch(() => {});
   const mp = await interpreter();
   await nextTask();
   progress(STAGES[1]);
-  const loaded = await Promise.all((await listed).map(
-    async ([url, path]) => [path, await bytesOf(url)]));
+  const loaded = unpack(await pack);
   for (const [path, bytes] of loaded) write(mp, path, bytes);
   for (const [path, text] of Object.entries(PYSCRIPT)) write(mp, path, text);
   progress(STAGES[2]);
