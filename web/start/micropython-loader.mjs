@@ -74,10 +74,12 @@ async function importAll(mp, paths) {
   }
 }
 
-// One frame, then a task: whatever is on screen by now gets painted first. A page that
-// paints no frame (a tab in the background) waits at most FRAME_WAIT_MS.
-const FRAME_WAIT_MS = 100;
+// One frame, then a task: whatever is on screen by now gets painted first. A page in the
+// background paints no frame and does not wait; a busy phone may take a while to paint
+// its first (a stylesheet still on its way, say), so the wait ends only at FRAME_WAIT_MS.
+const FRAME_WAIT_MS = 1000;
 function painted() {
+  if (document.visibilityState === "hidden") return Promise.resolve();
   return new Promise((resolve) => {
     requestAnimationFrame(() => setTimeout(resolve, 0));
     setTimeout(resolve, FRAME_WAIT_MS);
