@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.startup import bench_arguments, serve_or_use  # noqa: E402
+from bench.startup import bench_arguments, load, serve_or_use  # noqa: E402
 from tools.chromium import CHROMIUM  # noqa: E402
 
 CLI = ROOT / "tools" / "lighthouse" / "node_modules" / "lighthouse" / "cli" / "index.js"
@@ -115,7 +115,7 @@ def main() -> int:
     url = f"{base}/{args.query}"
     version = json.loads((CLI.parent.parent / "package.json").read_text())["version"]
     print(f"Lighthouse {version}, mobile defaults, {url}, {args.runs} runs, "
-          f"compression {'on' if args.compress else 'off'}", flush=True)
+          f"compression {'on' if args.compress else 'off'}, load average {load()}", flush=True)
     rows = []
     try:
         with tempfile.TemporaryDirectory(prefix="pp-lighthouse-") as folder:
@@ -128,6 +128,8 @@ def main() -> int:
         if server is not None:
             server.shutdown()
             server.server_close()
+    print(f"load average at the end {load()} (a busy machine stretches the tasks that "
+          "Lighthouse multiplies by 4)")
     print(table(rows))
     return 0
 
