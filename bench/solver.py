@@ -1,13 +1,15 @@
 """Solver figures: share of deals decided and won within a time budget, and solving times.
 
-    python bench/solver.py [--deals 200] [--start 1] [--budget-ms 1000] [--max-nodes N]
-                           [--cpu] [VARIANT ...]
+    python bench/solver.py [--deals 200] [--start 1] [--seeds 9,17,48] [--budget-ms 1000]
+                           [--max-nodes N] [--cpu] [VARIANT ...]
 
-For each variant (all nine by default) it solves deals START..START+DEALS-1 in CPython,
-one at a time, each with the budget, and prints one Markdown table row: deals, share
-decided (won or proved lost), share won (of all deals and of the decided ones), proved
-losses, and the median and 95th-percentile time per deal. Every won line is replayed
-with Game.play to check it wins. It prints figures; it asserts nothing.
+For each variant (all nine by default) it solves deals START..START+DEALS-1 in CPython
+(or the deals ``--seeds`` lists, such as those a search change can alter: the ones not
+decided within the positions it leaves as they were), one at a time, each with the
+budget, and prints one Markdown table row: deals, share decided (won or proved lost),
+share won (of all deals and of the decided ones), proved losses, and the median and
+95th-percentile time per deal. Every won line is replayed with Game.play to check it
+wins. It prints figures; it asserts nothing.
 
 Targets (issue 6): Beleaguered Castle >= 97 % decided, Klondike >= 95 %, Spider 1 suit
 >= 90 %; the won share of decided deals near the published thoughtful figures
@@ -51,7 +53,7 @@ def attempt_cpu(variant: str, seed: int, budget_ms: float, max_nodes: int | None
     return replayed(game, solver.solution()._replace(ms=(time.process_time() - began) * 1000.0))
 
 
-def bench(variant: str, deals: range, budget_ms: float, verbose: bool,
+def bench(variant: str, deals: range | list[int], budget_ms: float, verbose: bool,
           max_nodes: int | None = None, cpu: bool = False) -> dict[str, float]:
     """Solve every deal of ``deals``; the figures of one table row."""
     counts = {"won": 0, "lost": 0, "unknown": 0}
@@ -77,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("variants", nargs="*", default=list(engine.VARIANTS))
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--start", type=int, default=1)
+    parser.add_argument("--seeds", default=None,
+                        help="these deals instead of --start/--deals: numbers joined by commas, "
+                        "or @FILE for a file of them (commas or whitespace between)")
     parser.add_argument("--budget-ms", type=float, default=1000.0)
     parser.add_argument("--max-nodes", type=int, default=None,
                         help="also stop each deal after this many positions (figures that do "
@@ -86,13 +91,20 @@ def main(argv: list[str] | None = None) -> int:
                         "for a loaded machine; times are CPU times too)")
     parser.add_argument("--verbose", action="store_true", help="one line per deal on stderr")
     args = parser.parse_args(argv)
-    deals = range(args.start, args.start + args.deals)
+    deals: range | list[int] = range(args.start, args.start + args.deals)
+    named = ""
+    if args.seeds:
+        text = Path(args.seeds[1:]).read_text() if args.seeds.startswith("@") else args.seeds
+        deals = [int(word) for word in text.replace(",", " ").split()]
+        named = f" ({len(deals)} listed)"
     nodes = f", at most {args.max_nodes} positions" if args.max_nodes else ""
     load = ""
     if hasattr(os, "getloadavg"):
         load = f", load average {os.getloadavg()[0]:.1f} at the start"
     clock = " of CPU" if args.cpu else ""
-    print(f"Deals {deals.start}..{deals.stop - 1}, {args.budget_ms:g} ms{clock} each{nodes}, "
+    span = f"{deals.start}..{deals.stop - 1}" if isinstance(deals, range) else (
+        ",".join(map(str, deals[:8])) + (",..." if len(deals) > 8 else ""))
+    print(f"Deals {span}{named}, {args.budget_ms:g} ms{clock} each{nodes}, "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs{load}")
     print()
     print("| variant | deals | decided | won | won of decided | proved lost "

@@ -32,8 +32,9 @@ The search is best-first on a score that adds twice the number of steps from the
 to an estimate of the work left, so a long detour loses to a shorter line (the score
 never changes which positions a complete search visits, so it cannot change a "lost").
 Three orderings take turns over one table of positions met (steps weighed 2, 1 and 1;
-see :mod:`engine.solver.search`): different weights win on different deals, and a loss
-costs the same. The measurements behind these choices: docs/solver.md §9.
+see :mod:`engine.solver.search`), joined after LAYER_AFTER positions by a deepest-first
+and a greedy one: different weights win on different deals, and a loss costs the same.
+The measurements behind these choices: docs/solver.md §9.
 
 Each position links to its parent's key only; a won line's moves are found again from
 the keys (two steps from one position reach one key only when neither is a plain move,
@@ -65,14 +66,15 @@ _WON = (13, 13, 13, 13)
 # score weights: empty row, card, card above a lower one, loose card, depth of the cards
 # the foundations take next
 WEIGHTS = (4, 2, 3, 1, 1)
-# weight of a step from the root, one per ordering the search takes turns between; the
-# last, DEEP, makes an ordering that goes deepest first (the most promising among equals)
+# weight of a step from the root, one per ordering the search takes turns between; DEEP
+# makes an ordering that goes deepest first (the most promising among equals), and 0 one
+# that goes by the estimate of the work left alone (greedy)
 DEEP = -1000
-STEP_WEIGHTS = (2, 1, 1, DEEP)
+STEP_WEIGHTS = (2, 1, 1, DEEP, 0)
 # the orderings' turns: the first three in turn, and after LAYER_AFTER positions the
-# deepest-first one too, one turn in seven
+# deepest-first and the greedy ones too, one turn in eight each
 TURNS = (0, 1, 2)
-LATER_TURNS = (0, 1, 2, 0, 1, 2, 3)
+LATER_TURNS = (0, 1, 2, 0, 1, 2, 3, 4)
 # the layer test (layer_dead) runs once a search has expanded this many positions, each
 # run at most LAYER_LIMIT positions of its own and all runs no more than the positions
 # the search expanded divided by LAYER_RATIO
@@ -416,7 +418,7 @@ def layer_dead(rows: list[bytes] | tuple[bytes, ...], table: bytes, dead: set[by
     way or ran out join ``tried`` (no search starts from them again), both for these
     foundations only.
     """
-    start = sorted(row.translate(table) for row in rows)
+    start = sorted(_SEP.join(rows).translate(table).split(_SEP))  # (_SEP is left as it is)
     key = _SEP.join(start)
     if key in dead:
         return True, 0
