@@ -76,18 +76,51 @@ def _depth_by_hand(text: str) -> int:
     return deepest
 
 
+def deeper_than(value: "Any", limit: int) -> bool:
+    """Whether the arrays and objects of a parsed ``value`` nest more than ``limit`` deep
+    (a walk over its values, without recursion, that stops once past the limit)."""
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            item = item.values()
+        elif not isinstance(item, list):
+            continue
+        if level > limit:
+            return True
+        stack.extend((child, level + 1) for child in item)
+    return False
+
+
 def loads(text: str, max_chars: int = MAX_CHARS, max_depth: int = MAX_DEPTH) -> "Any":
-    """``json.loads(text)`` once ``text`` is known to be small and shallow enough."""
+    """``json.loads(text)`` once ``text`` is known to be small and shallow enough.
+
+    MicroPython's json.loads keeps its own stack (no recursion), so there the text is
+    parsed first and the value's depth measured after: a walk over its values, where the
+    measure of the text is a Python loop over every character (a player's statistics,
+    read at each game's end, run to 10,000 characters and more). Text that is not JSON is
+    measured by hand, to say what the measure first says elsewhere."""
     if not isinstance(text, str):
         raise JsonTextError("not text")
     if len(text) > max_chars:
         raise JsonTextError(f"too large ({len(text):,} characters)")
+    too_deep = JsonTextError(f"nested too deeply (more than {max_depth} levels)")
+    if MICROPYTHON:
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            if _depth_by_hand(text) > max_depth:
+                raise too_deep from None
+            raise JsonTextError("not JSON") from None
+        if deeper_than(value, max_depth):
+            raise too_deep
+        return value
     if depth(text) > max_depth:
-        raise JsonTextError(f"nested too deeply (more than {max_depth} levels)")
+        raise too_deep
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
         raise JsonTextError("not JSON") from None
 
 
-__all__ = ["JsonTextError", "MAX_CHARS", "MAX_DEPTH", "depth", "loads"]
+__all__ = ["JsonTextError", "MAX_CHARS", "MAX_DEPTH", "deeper_than", "depth", "loads"]

@@ -215,3 +215,17 @@ def test_json_depth_is_measured_without_recursion_and_strings_do_not_count():
     with pytest.raises(jsontext.JsonTextError, match="not JSON"):
         jsontext.loads('{"a": "unterminated')
     assert jsontext.loads('[[["x"]]]', max_depth=3) == [[["x"]]]
+
+
+def test_the_depth_of_a_parsed_value_is_the_nesting_of_its_text() -> None:
+    """web/jsontext.py measures a value after MicroPython parsed it (its json.loads does
+    not recurse): the same limit as the text's measure, for any shape of nesting."""
+    from web import jsontext
+
+    for text in ('{"a": [1, {"b": []}]}', "[" * 16 + "]" * 16, "[" * 17 + "]" * 17,
+                 '{"a":' * 17 + "1" + "}" * 17, '[[], [[["x"]]], {"k": {"j": {}}}]', "3",
+                 '"[[[[["', "[" + ",".join(["[[1]]"] * 50) + "]"):
+        value = json.loads(text)
+        for limit in range(0, 20):
+            assert jsontext.deeper_than(value, limit) is (jsontext.depth(text) > limit), \
+                (text[:40], limit)
