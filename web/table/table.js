@@ -67,6 +67,7 @@ class App {
     });
     this.settings = {};
     this.hinting = false;
+    this.hintMarked = false; // the table has marks of a hint (showHint)
     this.watchGen = 0;
     this.watchTimer = 0;
     this.watchWaiting = -1; // the watchGen of a watch waiting for the solver's worker
@@ -152,7 +153,8 @@ class App {
       else this.moves.set(key, [dst]);
     }
     const hintMove = payload.move;
-    this.board.clearMarks("hint");
+    if (this.hintMarked) this.board.clearMarks("hint"); // (a look through the whole table)
+    this.hintMarked = false;
     this.board.motion.clearHint();
     const quiet = whole;
     this.board.update(payload.piles, hintMove, !quiet, payload.event === "new");
@@ -255,6 +257,7 @@ class App {
   }
 
   showHint([src, dst, count]) {
+    this.hintMarked = true;
     // The cards rise and a ghost of them slides to where they would land (a card turned
     // from the stock too; a deal to every column or a recycle has only its marks).
     const lift = Math.round(this.board.geom.ch * 0.06);
