@@ -50,6 +50,9 @@ tests/engine/test_solve_klondike.py) keep this honest.
 
 Dead positions: :func:`dead` proves some card can never reach its foundation.
 
+After LATER_AFTER positions a second ordering, depth first, takes one turn in four over
+the same table of positions met (a loss costs the same positions; docs/solver.md §7.12).
+
 The first, pruned pass moves part of a run only when that uncovers a card for a
 foundation; the complete pass (the only one that may prove a loss) moves any part that
 has a use. It expands again only the states where the pruned pass left such a move out,
@@ -70,6 +73,10 @@ _OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # suits of the other colour, b
 _SAME_COLOUR = (3, 2, 1, 0)  # the other suit of the same colour
 # score weights: face-down card, face-up column card, talon card, empty column
 WEIGHTS = (15, 5, 5, 2)
+# after LATER_AFTER positions a second ordering, depth first (the newest position first),
+# takes one turn in four, starting from the positions waiting in the first one's frontier
+LATER_AFTER = 5000
+LATER_TURNS = (0, 0, 0, 1)
 
 
 def talon(piles: tuple[Pile, ...] | list[Pile]) -> tuple[int, ...]:
@@ -120,6 +127,9 @@ class KlondikeSpace(Space[State]):
     rules: KlondikeRules
     best_first = True
     can_prune = True
+    queues = 2
+    turns = (0,)
+    later = (LATER_AFTER, LATER_TURNS)
 
     def __init__(self, rules: KlondikeRules, weights: tuple[int, int, int, int] = WEIGHTS,
                  ) -> None:
@@ -151,7 +161,10 @@ class KlondikeSpace(Space[State]):
 
     def score(self, state: State, queue: int = 0) -> int:
         """A weight per face-down card, face-up column card and talon card (the cards on the
-        foundations weigh nothing); an empty column takes a little off."""
+        foundations weigh nothing); an empty column takes a little off. The second ordering
+        scores every position alike, so it goes depth first."""
+        if queue:
+            return 0
         memo = self._scores
         total = 0
         for column in state.piles[:COLUMNS]:

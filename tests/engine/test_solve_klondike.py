@@ -121,6 +121,56 @@ def test_the_complete_pass_reaches_every_state_a_search_without_pruning_reaches(
     assert pruned[1] == plain[1]
 
 
+
+# --- the depth-first ordering that joins later (docs/solver.md §7.12) --------------------
+
+
+def solved(seed: int, monkeypatch: pytest.MonkeyPatch, later: int | None) -> Solver:
+    """Deal ``seed`` searched to the end, the depth-first ordering joining after ``later``
+    positions (None: best-first alone, one ordering)."""
+    with monkeypatch.context() as patch:
+        if later is None:
+            patch.setattr(KlondikeSpace, "queues", 1)
+            patch.setattr(KlondikeSpace, "later", None)
+        else:
+            patch.setattr(KlondikeSpace, "later", (later, KlondikeSpace.later[1]))
+        solver = Solver(engine.new_game("klondike", seed), max_nodes=100_000)
+        solver.step(600_000)
+    return solver
+
+
+def test_the_depth_first_ordering_joins_later_and_a_loss_costs_the_same_positions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After LATER_AFTER positions a depth-first ordering takes turns with best-first over
+    the one table of positions met, through the pruned and the complete pass: each
+    position is still expanded once, so a loss costs exactly the positions of best-first
+    alone (deals 116 and 943 are lost after some 1,000 to 2,000)."""
+    assert KlondikeSpace.queues == 2 and KlondikeSpace.later == (5000, (0, 0, 0, 1))
+    for seed in (116, 943):
+        alone = solved(seed, monkeypatch, None)
+        both = solved(seed, monkeypatch, 100)
+        assert alone.result == both.result == "lost"
+        assert both.nodes == alone.nodes > 1000
+        assert both._search._late
+
+
+def test_wins_the_depth_first_ordering_shares_replay_and_none_changes_below_later_after(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Wins found with the depth-first ordering on replay under the rules; and until
+    LATER_AFTER positions the search is best-first's alone, so a deal it wins sooner is won
+    after the same positions with the same moves (the daily deals and rated counts below
+    it stay as they were)."""
+    for seed in (21, 72):
+        game = engine.new_game("klondike", seed)
+        early = solved(seed, monkeypatch, 100)
+        assert early.result == "won" and early.nodes > 100
+        assert replays_to_win(game, early.moves)
+        default = Solver(game, max_nodes=100_000)
+        default.step(600_000)
+        alone = solved(seed, monkeypatch, None)
+        assert default.result == alone.result == "won" and default.nodes < 5000
+        assert (default.nodes, default.moves) == (alone.nodes, alone.moves)
+
 def test_a_dead_state_is_never_reported_as_expanded_in_part() -> None:
     """A dead state has no children; once it left a stale "skipped" flag set, so the
     complete pass expanded it again for nothing."""
