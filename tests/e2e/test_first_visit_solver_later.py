@@ -158,3 +158,32 @@ def test_a_daily_link_opens_without_the_solver_and_is_checked_once_the_worker_is
                            timeout=120_000)
     assert page.evaluate(WORKER_UP_JS)
     assert page.paths.count("/engine/solver/data/daily-klondike.txt") == 1
+
+
+def test_a_solver_that_cannot_start_is_said_in_the_menu_and_the_table_plays_on(
+        page, browser_log):
+    """Without the worker's script, the menu's winnable-deals note says the solver could not
+    start (not "in a moment", forever), and Hint still gives the rules' hint."""
+    page.context.route("**/web/start/solver-worker.mjs",
+                       lambda route: route.fulfill(status=404, body="gone"))
+    table = TablePage(page, Log())
+    table.open("klondike", 3)
+    page.wait_for_function("() => performance.getEntriesByName('pp:solver-error').length > 0")
+    page.click('[data-action="new"]')
+    page.check('#menu-variants input[value="beleaguered-castle"]')
+    note = page.locator("#menu-winnable-note")
+    assert "the solver could not start" in note.text_content()
+    assert page.is_disabled("#menu-winnable")
+    table.close_dialogs()
+    game = engine.new_game("klondike", 3)
+    heuristic = engine.hint(game)
+    page.keyboard.press("h")
+    page.wait_for_function(HINT_SHOWN_JS)
+    shown = page.evaluate(HINT_JS)
+    assert shown["src"] == heuristic.src
+    # The failure went to the console, and only it.
+    assert browser_log.console_errors
+    assert all("solver" in text or "404" in text or "Failed to load" in text
+               for text in browser_log.console_errors), browser_log.console_errors
+    browser_log.console_errors.clear()
+    browser_log.page_errors.clear()

@@ -13,7 +13,7 @@
 //
 // Marks for tests and benchmarks: pp:solver-start, pp:solver-ready (its first message) or
 // pp:solver-error (then the desk keeps answering without a solver: heuristic hints, no
-// verdict); window.ppSolverReport: how the worker's Python started (solver-worker.mjs);
+// verdict; window.ppSolver.failed is true and a pp:solver-failed event tells the menu); window.ppSolverReport: how the worker's Python started (solver-worker.mjs);
 // window.ppSolverTally: how many answers were held, and read (of the kinds held: while
 // cards flew too).
 
@@ -94,13 +94,21 @@ window.ppSolver = {
   },
 };
 
+// The solver could not start or stopped: the table plays on without it, and says so where
+// it would have offered the solver's work (the menu's winnable deals).
+function failed(...why) {
+  performance.mark("pp:solver-error");
+  console.error("Pocket Patience: the solver could not start or stopped:", ...why);
+  window.ppSolver.failed = true;
+  dispatchEvent(new Event("pp:solver-failed"));
+}
+
 function start() {
   performance.mark("pp:solver-start");
   try {
     worker = new Worker(new URL("./solver-worker.mjs", import.meta.url), { type: "module" });
   } catch (error) {
-    performance.mark("pp:solver-error");
-    console.error("Pocket Patience: the solver could not start:", error);
+    failed(error);
     return;
   }
   let first = true;
@@ -117,14 +125,12 @@ function start() {
       } catch {
         /* not a message of the worker's */
       }
-      performance.mark(kind === "ready" ? "pp:solver-ready" : "pp:solver-error");
+      if (kind === "ready") performance.mark("pp:solver-ready");
+      else failed(data.slice(0, 200));
     }
     arrived(data);
   };
-  worker.onerror = (event) => {
-    performance.mark("pp:solver-error");
-    console.error("Pocket Patience: the solver stopped:", event.message);
-  };
+  worker.onerror = (event) => failed(event.message || "its script did not load");
   for (const text of waiting.splice(0)) worker.postMessage(text);
 }
 

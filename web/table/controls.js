@@ -92,6 +92,7 @@ export class Ui {
     this.levelCounts = {};
     this.countsKnown = false;
     addEventListener("pp:solver", () => this.els.menu.open && this.askCounts());
+    addEventListener("pp:solver-failed", () => this.els.menu.open && this.showWinnable());
     this.canUndo = false;
     this.playing = true;
     this.verdictSaid = ""; // the verdict last announced (an unchanged one is not repeated)
@@ -328,6 +329,9 @@ export class Ui {
       ? `New deals of ${title} are drawn from ${count.toLocaleString("en")} deal numbers ` +
         "the solver has proved winnable (a deal number typed below is dealt as it is)." +
         ratedText
+      : !this.countsKnown && window.ppSolver?.failed
+        ? `Not available for ${title}: the solver could not start on this device ` +
+          "(reloading the page tries again)."
       : !this.countsKnown
         ? `Not available for ${title} until the solver has started (in a moment).`
         : `Not available for ${title}: no deals proved winnable by the solver are ` +
