@@ -18,30 +18,57 @@ run unchanged in MicroPython too (engine/rules/compat.py). The public API::
     engine.safe_moves(game)                  # cards no line of play needs out: home, in turn
 """
 
-from .rules.cards import card_name, card_text, parse_card
 from .rules.compat import TYPE_CHECKING
-from .rules.finish import finish_moves, play_finish
-from .rules.game import Game, from_position, new_game, parse_move, replay
-from .rules.hint import hint
-from .rules.moves import IllegalMove, Move
-from .rules.safe import safe_moves
-from .rules.variants import VARIANTS
 
 if TYPE_CHECKING:
     from typing import Any
 
+    from .rules.cards import card_name, card_text, parse_card
+    from .rules.finish import finish_moves, play_finish
+    from .rules.game import Game, from_position, new_game, parse_move, replay
+    from .rules.hint import hint
+    from .rules.moves import IllegalMove, Move
+    from .rules.safe import safe_moves
+    from .rules.variants import VARIANTS
     from .solver import Solution, Solver, solve, winnable_deals
 
-_SOLVER_NAMES = frozenset({"Solution", "Solver", "solve", "winnable_deals"})
+# Where each public name lives. They are imported on first use, so that importing the
+# package runs no rules module's body: the page (under MicroPython) imports the rules'
+# modules one by one, a few to a task (web/start/micropython-loader.mjs), and none of its
+# tasks runs them all; dealing and playing never import the solver.
+_HOMES = {
+    "card_name": "cards", "card_text": "cards", "parse_card": "cards",
+    "finish_moves": "finish", "play_finish": "finish",
+    "Game": "game", "from_position": "game", "new_game": "game", "parse_move": "game",
+    "replay": "game",
+    "hint": "hint",
+    "IllegalMove": "moves", "Move": "moves",
+    "safe_moves": "safe",
+    "VARIANTS": "variants",
+    "Solution": "solver", "Solver": "solver", "solve": "solver", "winnable_deals": "solver",
+}
+
+
+def _home(module: str) -> "Any":
+    """The module a public name lives in (written out: MicroPython has no importlib)."""
+    if module == "solver":
+        from . import solver
+        return solver
+    from .rules import cards, finish, game, hint, moves, safe, variants
+
+    return {"cards": cards, "finish": finish, "game": game, "hint": hint, "moves": moves,
+            "safe": safe, "variants": variants}[module]
 
 
 def __getattr__(name: str) -> "Any":
-    """The solver's names, imported on first use: dealing and playing need none of it."""
-    if name in _SOLVER_NAMES:
-        from . import solver
+    """A public name, imported on its first use and kept in the module from then on."""
+    module = _HOMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    value = getattr(_home(module), name)
+    globals()[name] = value
+    return value
 
-        return getattr(solver, name)
-    raise AttributeError(f"module 'engine' has no attribute {name!r}")
 
 __all__ = [
     "VARIANTS",

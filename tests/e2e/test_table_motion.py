@@ -738,7 +738,10 @@ def test_the_verdict_read_while_cards_fly_waits_for_them_to_land_and_is_not_lost
     table.new(VERDICT_VARIANT, LOST_DEAL)
     table.wait_solver()
     settle(table)
-    page.wait_for_function("(t) => window.ppSolverTally.read > t.read", arg=page.evaluate(TALLY_JS))
+    # The first deal's verdict has been read (it may have been before this line runs).
+    page.wait_for_function(
+        "() => !['', 'searching'].includes(document.documentElement.dataset.verdict || '')",
+        timeout=30_000)
     before = page.evaluate(TALLY_JS)
     table.act("new", variant=VERDICT_VARIANT, seed=DEAL)
     page.evaluate(HOLD_MOTION_JS)  # the deal's cards stay in flight

@@ -374,3 +374,26 @@ def test_position_shape() -> None:
     assert (pos["variant"], pos["seed"], pos["status"]) == ("spider-1", 5, "playing")
     assert list(pos["piles"]) == list(game.rules.pile_ids)
     assert "spider-1 deal 5," in repr(game)
+
+
+def test_the_package_imports_its_modules_on_first_use_and_names_only_its_api() -> None:
+    """Importing engine runs no rules module (the page imports them one by one, a few to a
+    task); each public name then comes from its module and stays; another name is an
+    AttributeError, as on any module."""
+    import subprocess
+    import sys
+
+    program = (
+        "import sys, engine\n"
+        "before = sorted(m for m in sys.modules if m.startswith('engine.'))\n"
+        "game = engine.new_game('klondike', 3)\n"
+        "from engine import Move, hint\n"
+        "after = 'engine.rules.game' in sys.modules and 'engine.solver' not in sys.modules\n"
+        "kept = 'new_game' in vars(engine) and engine.Move is Move\n"
+        "try:\n    engine.no_such_name\nexcept AttributeError:\n    missing = True\n"
+        "else:\n    missing = False\n"
+        "print(before, after, kept, missing, hint(game) in game.legal_moves())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "['engine.rules', 'engine.rules.compat'] True True True True"

@@ -204,9 +204,10 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> dict:
     written = build(tree)
     assert written and all(p.suffix == ".mpy" or p.name == PACK  # (the same, as one file)
                            for p in tree.rglob("*") if p.is_file())
-    program = (PLAY + "\nimport json, sys\nprint(json.dumps([sys.modules['engine.rules.game']"
-               ".__file__, run(" + f"{RULES!r}, {tuple(engine.VARIANTS)!r}, {SEEDS!r}, "
-               f"{MOVES!r})]))\n")
+    # (after the run: the package imports its rules' modules on first use)
+    program = (PLAY + "\nimport json, sys\nseen = run(" + f"{RULES!r}, "
+               f"{tuple(engine.VARIANTS)!r}, {SEEDS!r}, {MOVES!r})\n"
+               "print(json.dumps([sys.modules['engine.rules.game'].__file__, seen]))\n")
     return json.loads(last_line(program, tmp_path_factory.mktemp("mpy-run"), "play.py",
                                 tree=tree))
 
