@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import engine
 from engine.rules.variants import DEAL_MAX, DEAL_MIN
 from web import labels
-from web.dailylink import confirm
+from web.dailylink import confirm, known
 from web.jsontext import JsonTextError, loads
 from web.stats import is_day
 from web.storage import StorageError, unwrap
@@ -211,16 +211,8 @@ class Dailies:
     # -- the table's intents --------------------------------------------------------------
 
     def is_daily(self, variant: str, seed: int, day: str) -> bool:
-        """True when deal ``seed`` of ``variant`` is known to be the daily of date ``day``:
-        found on this device before (checked without the solver, for a link opened on the
-        way to the first table). When not known, :meth:`check` is set and the page checks
-        the deal in slices after the first table."""
-        if not day or not is_day(day):
-            return False
-        if self.recorded(variant, day) == seed:
-            return True
-        self.check = (variant, day, seed)
-        return False
+        """Whether deal ``seed`` is known to be the daily of ``day`` (web/dailylink.py)."""
+        return known(self, variant, seed, day)
 
     def daily(self, variant: str | None = None, date: str = "") -> Payload:
         """Deal the daily deal of ``variant`` (default: the one on the table) for ``date``,

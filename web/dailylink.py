@@ -8,11 +8,25 @@ MicroPython too (tests/web/test_micropython_web.py).
 """
 
 from web.compat import TYPE_CHECKING
+from web.stats import is_day
 
 if TYPE_CHECKING:
     from typing import Any
 
     Payload = dict[str, Any]
+
+
+def known(desk: "Any", variant: str, seed: int, day: str) -> bool:
+    """True when deal ``seed`` of ``variant`` is known to be the daily of date ``day``:
+    ``desk.recorded`` (found on this device before, read without the solver, for a link
+    opened on the way to the first table). When not known, ``desk.check`` is set and the
+    page checks the deal after the first table (:func:`confirm` ends it)."""
+    if not day or not is_day(day):
+        return False
+    if desk.recorded(variant, day) == seed:
+        return True
+    desk.check = (variant, day, seed)
+    return False
 
 
 def confirm(desk: "Any", variant: str, day: str, deal: int) -> "Payload | None":

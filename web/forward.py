@@ -40,7 +40,7 @@ import json
 import engine
 from web import labels
 from web.compat import TYPE_CHECKING
-from web.dailylink import confirm
+from web.dailylink import confirm, known
 from web.jsontext import JsonTextError, loads
 from web.stats import is_day
 from web.storage import StorageError, unwrap
@@ -451,14 +451,8 @@ class ForwardingDesk:
         return deal if type(deal) is int else None
 
     def is_daily(self, variant: str, seed: int, day: str) -> bool:
-        """True when deal ``seed`` is known to be the daily of ``day``; when not known, the
-        page checks it after the table (``daily_check``)."""
-        if not day or not is_day(day):
-            return False
-        if self.recorded(variant, day) == seed:
-            return True
-        self.check = (variant, day, seed)
-        return False
+        """Whether deal ``seed`` is known to be the daily of ``day`` (web/dailylink.py)."""
+        return known(self, variant, seed, day)
 
     def took_daily(self, message: "dict[str, Any]") -> None:
         """The worker's search for a daily deal ended: kept, and its record stored."""
