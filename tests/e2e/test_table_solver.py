@@ -96,12 +96,10 @@ def hint_long_tasks(table, game: engine.Game) -> tuple[list[int], float]:
     table.wait_solver()
     page.evaluate(SETTLED_JS)  # the new deal's cards are drawn (that is not under test)
     page.evaluate(LONG_TASKS_JS)
-    began = page.evaluate("performance.now()")
     page.click('[data-action="hint"]')
+    # Busy: the worker searches (its watch may have searched part of it already).
     if page.get_attribute('[data-action="hint"]', "aria-busy") == "true":
         page.wait_for_function(HINT_IDLE_JS, timeout=15_000)
-        took = page.evaluate("performance.now()") - began
-        assert took >= 300  # the solver really searched (a few hundred ms), in slices
     page.wait_for_timeout(100)  # the observer reports a task after it ends
     return page.evaluate("window.__longTasks"), page.evaluate(STOP_PROBE_JS)
 
