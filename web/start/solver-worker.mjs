@@ -183,8 +183,8 @@ try {
     "    return desk\n" +
     "make");
   desk = make((text) => postMessage(text));
+  tell(); // before the desk's "ready", so the page has the report once the solver is ready
   desk.start();
-  tell();
   for (const text of early.splice(0)) desk.receive(text);
   work();
 } catch (error) {
