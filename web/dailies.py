@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import engine
 from engine.rules.variants import DEAL_MAX, DEAL_MIN
 from web import labels
-from web.dailylink import confirm, known
+from web.dailylink import confirm, field, known
 from web.jsontext import JsonTextError, loads
 from web.stats import is_day
 from web.storage import StorageError, unwrap
@@ -228,12 +228,7 @@ class Dailies:
 
     def fields(self, payload: Payload) -> None:
         """A link's daily to check in the page, while its deal is on the table."""
-        check, table = self.check, self.table
-        if check is not None and ((table.game.variant, table.game.seed) != (check[0], check[2])
-                                  or table.daily):
-            check = self.check = None
-        if check is not None:
-            payload["daily_check"] = {"variant": check[0], "date": check[1]}
+        field(self, payload)
 
 
 __all__ = ["CACHE", "KEEP", "Dailies"]

@@ -48,3 +48,15 @@ def confirm(desk: "Any", variant: str, day: str, deal: int) -> "Payload | None":
     payload = table.render("daily", announce=f"This is the daily deal of {day}.")
     payload["found"] = True
     return payload
+
+
+def field(desk: "Any", payload: "Payload") -> None:
+    """The link's check still to make, as the render's ``daily_check`` field; a check whose
+    deal is no longer on ``desk.table`` (or that is now a daily) is dropped."""
+    check, table = desk.check, desk.table
+    if check is None:
+        return
+    if (table.game.variant, table.game.seed) != (check[0], check[2]) or table.daily:
+        desk.check = None
+        return
+    payload["daily_check"] = {"variant": check[0], "date": check[1]}

@@ -40,7 +40,7 @@ import json
 import engine
 from web import labels
 from web.compat import TYPE_CHECKING
-from web.dailylink import confirm, known
+from web.dailylink import confirm, field, known
 from web.jsontext import JsonTextError, loads
 from web.stats import is_day
 from web.storage import StorageError, unwrap
@@ -518,12 +518,7 @@ class ForwardingDesk:
         payload["verdict"] = self.verdict()
         payload["unwinnable"] = self.unwinnable
         payload["rewind"] = self.known("rewind") if payload["unwinnable"] else None
-        check, table = self.check, self.table
-        if check is not None and ((table.game.variant, table.game.seed) != (check[0], check[2])
-                                  or table.daily):
-            check = self.check = None
-        if check is not None:
-            payload["daily_check"] = {"variant": check[0], "date": check[1]}
+        field(self, payload)
         if event == "settings" and self.counts is not None:
             payload.update(self.counts)
 
