@@ -19,6 +19,7 @@ from engine.rules.moves import Move
 from engine.rules.spider import COLUMNS, DEAL, STOCK
 from engine.rules.state import State
 from engine.rules.variants import rules_for
+from engine.solver.space import Space
 from engine.solver.spider import WEIGHTS, SpiderSpace, Weights
 from tests.engine.helpers import check_against_brute_force
 
@@ -220,3 +221,97 @@ def test_answers_with_runs_of_several_suits_agree_with_a_brute_force_search(monk
         if expected is not None:
             outcomes.append(expected)
     assert all(outcomes)
+
+
+def same_expansion(game: Game, pruned: bool, depth: int = 2, width: int = 4) -> int:
+    """SpiderSpace.expand (the fast one) and Space.expand over SpiderSpace.steps give the
+    same children, keys, parent links, scores and answer from ``game``'s position and
+    from the first ``width`` children met, ``depth`` levels down; the positions compared."""
+    fast, slow = SpiderSpace(game.rules), SpiderSpace(game.rules)
+    _, root = fast.settle(game.state)
+    slow.settle(game.state)
+    key = fast.key(root)
+    fast_parent: dict = {key: None}
+    slow_parent: dict = {key: None}
+    level = [(key, root)]
+    compared = 0
+    for _ in range(depth):
+        after = []
+        for key, node in level:
+            fast_fresh: list = []
+            slow_fresh: list = []
+            answer = fast.expand(node, key, fast_parent, fast_fresh, 0, pruned)
+            assert answer == Space.expand(slow, node, key, slow_parent, slow_fresh, 0, pruned)
+            assert fast_fresh == slow_fresh and fast_parent == slow_parent
+            compared += 1
+            after += [(ckey, child) for _, ckey, child in fast_fresh[:width]]
+        level = after
+    return compared
+
+
+def test_the_fast_expansion_is_the_steps_expansion() -> None:
+    """SpiderSpace.expand works each column out once and sorts moves as numbers, for
+    speed; it must give exactly what the plain expansion over ``steps`` gives (the same
+    search, so the same answers, dailies and ratings), in every game and both passes, on
+    played positions with deals made and columns emptied."""
+    compared = 0
+    for variant in ("spider-4", "spider-relaxed-4", "spider-2", "spider-relaxed-2",
+                    "spider-1", "spider-relaxed-1"):
+        for game in played_games(variant, 8, f"{variant}-expand"):
+            for pruned in (False, True):
+                compared += same_expansion(game, pruned)
+    empty = cleared = 0
+    for variant, seed in (("spider-1", 3), ("spider-2", 4), ("spider-relaxed-4", 5)):
+        game = engine.new_game(variant, seed)
+        answer = engine.solve(game, budget_ms=60_000, max_nodes=10_000)
+        assert answer.result == "won"
+        for n, move in enumerate(answer.moves[:-1]):
+            game.play(move)
+            if n % 3 == 0 or not all(game.state.piles[:COLUMNS]):
+                piles = game.state.piles
+                empty += not all(piles[:COLUMNS])
+                cleared += any(piles[COLUMNS:STOCK]) and not piles[STOCK]
+                for pruned in (False, True):
+                    compared += same_expansion(game, pruned, depth=2, width=2)
+    assert compared > 1000 and empty > 20 and cleared > 20
+
+
+def test_the_fast_expansion_clears_a_run_a_deal_completes() -> None:
+    """A deal that puts the Ace on a King..2 run clears it and turns the card under it
+    (the fast expansion's score works that column out again); both expansions agree."""
+    piles = {f"f{i}": run(KING, 1, 0) for i in range(5)}
+    piles["t0"] = [text(5, 2, down=True), *run(KING, 2, 1)]
+    for i in range(1, COLUMNS):
+        piles[f"t{i}"] = [text(KING, 3)]
+    deal = [text(1, 1), *(text(r, 2) for r in range(4, 13))]  # AH onto t0, 4D..QD on t1..t9
+    piles["stock"] = [c.lower() for c in reversed(deal)]
+    game = engine.from_position("spider-4", piles)
+    assert same_expansion(game, pruned=False, depth=1) == 1
+    space = SpiderSpace(game.rules)
+    _, root = space.settle(game.state)
+    fresh: list = []
+    space.expand(root, space.key(root), {}, fresh, 0, False)
+    dealt = fresh[0][2]
+    assert dealt[0][0] == bytes([make_card(5, 2)]) and dealt[2] == 6
+
+
+def test_the_fast_pruned_expansion_takes_one_empty_column_of_two() -> None:
+    """docs/solver.md §8.5: the pruned pass moves a card into the first empty column only,
+    and says it left a move out (so the complete pass expands the position again); with
+    one empty column nothing is left out. Both expansions agree."""
+    tops = [(5, 1), (9, 3), (3, 0), (11, 2), (7, 1), (KING, 3), (2, 2), (10, 0)]
+    piles = {f"t{i}": [text(KING, 1, down=True), text(rank, suit)]
+             for i, (rank, suit) in enumerate(tops)}
+    for empty, skipped in ((2, True), (1, False)):
+        if empty == 1:
+            piles["t8"] = [text(KING, 1, down=True), text(4, 3)]
+        game = engine.from_position("spider-4", piles)
+        space = SpiderSpace(game.rules)
+        _, root = space.settle(game.state)
+        fresh: list = []
+        assert space.expand(root, space.key(root), {}, fresh, 0, True) == (None, skipped)
+        filled = [[i for i in range(COLUMNS) if not root[0][i] and child[0][i]]
+                  for _, _, child in fresh]
+        assert filled.count([10 - empty]) == 10 - empty  # each top card once
+        assert all(f in ([], [10 - empty]) for f in filled)  # only into the first empty
+        assert same_expansion(game, pruned=True, depth=1) == 1
