@@ -102,6 +102,8 @@ class Weights(NamedTuple):
     quota: int
     promising_first: bool = True
     through: bool = False
+    ahead: int = 0
+    stale: bool = False
 
 
 # by (suits, relaxed)
@@ -126,11 +128,17 @@ class SpiderSpace(Space[Node]):
         super().__init__(rules)
         w = weights or WEIGHTS[rules.suits, rules.relaxed]
         self._weights = w
+        # A parent link is the parent's key alone (the won line's moves are found again
+        # from the children): a table of bytes only, which the cycle collector leaves
+        # alone, where links holding moves cost it a sixth of the search's time. The
+        # macros of ``through`` go by Space.expand, which links macros.
+        self.links_macros = w.through
         self._column_scores: dict[bytes, int] = {}
         self._pieces: dict[bytes, tuple[int, ...]] = {}  # column -> _pieces(column)
         self._info = _Columns(self._column)
         self._dealt: dict[int, bytes] = {}  # stock size -> the cards its deal puts on t0..t9
         self._level_nodes = [0] * _LEVELS
+        self._best = [1 << 30] * _LEVELS  # the lowest score met at each level (Weights.stale)
         self._stock: bytes = b""
         self._runs = {bytes(suit | rank for rank in range(KING, 0, -1))
                       for suit in range(0, 64, 16)}
@@ -169,7 +177,26 @@ class SpiderSpace(Space[Node]):
         score = (total & 0xFFFF) - COLUMNS * _OFFSET + (total >> 16) * w.down + stock * w.stock
         if w.quota:
             score += self._level_nodes[stock // COLUMNS] // w.quota
+        if w.ahead:
+            score += self._ahead(node)
         return score
+
+    def _ahead(self, node: Node) -> int:
+        """The look-ahead part of the score: the next deal's cards charged where they land."""
+        stock = node[1]
+        if stock < COLUMNS:
+            return 0
+        dealt = self._dealt[stock]
+        return self._weights.ahead * sum(self._land(node[0][i], dealt[i]) for i in range(COLUMNS))
+
+    def _land(self, col: bytes, card: int) -> int:
+        """What the score would charge for ``card`` dealt onto ``col``."""
+        if not col:
+            return self._weights.loose
+        below = col[-1]
+        if below & DOWN or (below & RANK_MASK) != (card & RANK_MASK) + 1:
+            return self._weights.loose
+        return self._weights.other_suit if (below & SUIT_MASK) != (card & SUIT_MASK) else 0
 
     def key(self, node: Node) -> bytes:
         """Tableau columns (sorted when the stock is empty) and the stock's size."""
@@ -297,6 +324,7 @@ class SpiderSpace(Space[Node]):
         levels = self._level_nodes
         level = stock // COLUMNS
         levels[level] += 1
+        links = self.links_macros
         info = self._info
         infos = [info[col] for col in cols]
         total = 0
@@ -373,15 +401,27 @@ class SpiderSpace(Space[Node]):
             rest = stock - COLUMNS
             ckey = _BYTE[rest] + join(new) if rest else join(sorted(new))
             if ckey not in parent:
-                parent[ckey] = (key, (DEAL,))
+                parent[ckey] = (key, (DEAL,)) if links else key
                 if gone >= 8:
                     return ckey, skipped
-                fresh.append(((t & 0xFFFF) + (t >> 16) * down + rest * w.stock - offset + (
-                    levels[rest // COLUMNS] // w.quota if w.quota else 0), ckey,
-                    (tuple(new), rest, gone)))
+                child = (tuple(new), rest, gone)
+                base = (t & 0xFFFF) + (t >> 16) * down + rest * w.stock - offset + (
+                    self._ahead(child) if w.ahead else 0)
+                if w.stale and base < self._best[rest // COLUMNS]:
+                    self._best[rest // COLUMNS] = base
+                    levels[rest // COLUMNS] = 0
+                fresh.append((base + (levels[rest // COLUMNS] // w.quota if w.quota else 0),
+                              ckey, child))
         packs = self._column_scores
         weights = w
-        plain = stock * w.stock + (levels[level] // w.quota if w.quota else 0) - offset
+        cost = levels[level] // w.quota if w.quota else 0
+        plain = stock * w.stock + cost - offset
+        stale, best = w.stale, self._best
+        ahead = w.ahead if stock >= COLUMNS else 0
+        if ahead:
+            dealt = self._dealt[stock]
+            land = self._land
+            plain += ahead * sum(land(cols[i], dealt[i]) for i in range(COLUMNS))
         prefix = _BYTE[stock]
         for code in codes:
             d = 9 - (code & 15)
@@ -400,7 +440,7 @@ class SpiderSpace(Space[Node]):
             ckey = prefix + join(child_cols) if stock else join(sorted(child_cols))
             if ckey in parent:
                 continue
-            parent[ckey] = (key, _STEPS[s, d, k])
+            parent[ckey] = (key, _STEPS[s, d, k]) if links else key
             if gone >= 8:
                 return ckey, skipped
             moved = packs.get(entry[5])
@@ -410,7 +450,14 @@ class SpiderSpace(Space[Node]):
             if joined is None:
                 joined = packs[col] = _packed(col, weights)
             t = total - infos[s][0] - infos[d][0] + moved + joined
-            fresh.append(((t & 0xFFFF) + (t >> 16) * down + plain, ckey, (child_cols, stock, gone)))
+            score = (t & 0xFFFF) + (t >> 16) * down + plain
+            if ahead:
+                score += ahead * (land(entry[5], dealt[s]) + land(col, dealt[d])
+                                  - land(cols[s], dealt[s]) - land(cols[d], dealt[d]))
+            if stale and score - cost < best[level]:
+                best[level] = score - cost
+                levels[level] = 0
+            fresh.append((score, ckey, (child_cols, stock, gone)))
         return None, skipped
 
     def _column(self, col: bytes) -> tuple[int, int, int, tuple[tuple[Any, ...], ...]]:

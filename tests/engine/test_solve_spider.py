@@ -228,6 +228,7 @@ def same_expansion(game: Game, pruned: bool, depth: int = 2, width: int = 4) -> 
     same children, keys, parent links, scores and answer from ``game``'s position and
     from the first ``width`` children met, ``depth`` levels down; the positions compared."""
     fast, slow = SpiderSpace(game.rules), SpiderSpace(game.rules)
+    fast.links_macros = True  # (as Space.expand links: with the moves)
     _, root = fast.settle(game.state)
     slow.settle(game.state)
     key = fast.key(root)
