@@ -29,6 +29,9 @@ that join cards of one suit, and last the moves that only break a run apart or s
 a run into an empty column; the deal before every tableau move. The one- and two-suit games
 use the reverse order and no level cost (docs/solver.md §8 says why).
 
+The search's expansion (:meth:`SpiderSpace.expand`) makes the same children as
+:meth:`SpiderSpace.steps` in one go, from what each column offers worked out once.
+
 A descending run of several suits may also move as one macro step
 (:meth:`SpiderSpace.through`): the moves that carry it piece by piece, the upper pieces
 waiting on other columns. The complete pass takes every legal move as well, so a "lost"
