@@ -4,7 +4,8 @@
 
 The suits are drawn as outlines in a 24 x 24 box (the SVG paths below, the one place
 they are written). The page draws a suit as a box of its colour cut to the shape with
-`clip-path: polygon(...)` in percentages of the box, so it scales with the card. A clip
+`clip-path: polygon(...)` in percentages of the box, so it scales with the card (the
+rules that say which elements a suit cuts are made here too: USED_BY). A clip
 path is drawn as geometry in the card's own paint; a CSS mask made of an SVG image, which
 the cards used before, makes the browser lay out and paint a small SVG document for every
 suit on every card it repaints, and a finish repaints 52 cards at once.
@@ -167,12 +168,26 @@ def polygon(points: list[Point]) -> str:
     return "polygon(" + ",".join(f"{_pc(x)} {_pc(y)}" for x, y in points) + ")"
 
 
+# What each suit's polygon cuts: a face-up card's pips (its index's and its centre's) and
+# the empty foundation of the suit (its faint outline). The polygon is written in the rule
+# itself, not in a custom property that the rule reads: the browser parses a rule's value
+# once, but a var() again for every element it styles (every pip of every card that
+# joins a pile: most of a dealt card's style work).
+USED_BY = {
+    "S": ('.card[data-suit="S"] :is(.ix i, .pip-c)', '[data-pile="f0"]::before'),
+    "H": ('.card[data-suit="H"] :is(.ix i, .pip-c)', '[data-pile="f1"]::before'),
+    "D": ('.card[data-suit="D"] :is(.ix i, .pip-c)', '[data-pile="f2"]::before'),
+    "C": ('.card[data-suit="C"] :is(.ix i, .pip-c)', '[data-pile="f3"]::before'),
+}
+
+
 def block() -> str:
-    """The CSS between the markers: a custom property per suit."""
-    lines = [BEGIN, ":root {"]
+    """The CSS between the markers: a rule per suit."""
+    lines = [BEGIN]
     for name, suit in SUITS.items():
-        lines.append(f"  --suit-{name}: {polygon(outline(suit))};")
-    lines.append("}")
+        lines.append(f"{', '.join(USED_BY[name])} {{")
+        lines.append(f"  clip-path: {polygon(outline(suit))};")
+        lines.append("}")
     lines.append(END)
     return "\n".join(lines)
 

@@ -755,3 +755,56 @@ def test_the_verdict_read_while_cards_fly_waits_for_them_to_land_and_is_not_lost
         "() => document.getElementById('st-verdict').innerText === 'Winnable'", timeout=30_000)
     after = page.evaluate(TALLY_JS)
     assert after["read"] > before["read"] and after["readFlying"] == before["readFlying"]
+
+
+# How many elements make each card of the table: a face-up card's face and a face-down
+# card's back (every element of a card is styled, laid out and painted as it joins a pile).
+ELEMENTS_PER_CARD_JS = """() => {
+  const count = { up: [], down: [] };
+  for (const card of document.querySelectorAll('#table [data-card]')) {
+    count[card.dataset.card === 'down' ? 'down' : 'up'].push(1 + card.querySelectorAll('*').length);
+  }
+  return { up: Math.max(...count.up), down: Math.max(...count.down), cards: count.up.length };
+}"""
+
+
+def test_a_card_is_a_few_elements_face_up_and_one_face_down(moving):
+    """A face-up card is its box, its face's holder, one corner index (rank and suit), the
+    centre pip and a court card's letter: at most 7 elements (there were 10, with an index
+    for each corner of which one was always hidden); a face-down card is one."""
+    moving.open("klondike", 3)
+    moving.act("new", variant="spider-1", seed=5)
+    settle(moving)
+    counts = moving.page.evaluate(ELEMENTS_PER_CARD_JS)
+    assert counts["cards"] >= 10
+    assert counts["up"] <= 7 and counts["down"] == 1, counts
+
+
+def composited_layers(table: TablePage) -> int:
+    """The page's composited layers now (CDP LayerTree), once a frame has been drawn."""
+    cdp = table.context.new_cdp_session(table.page)
+    trees: list[list] = []
+    cdp.on("LayerTree.layerTreeDidChange", lambda event: trees.append(event.get("layers")))
+    cdp.send("LayerTree.enable")
+    try:
+        for _ in range(3):
+            table.page.evaluate(
+                "() => new Promise((go) => requestAnimationFrame(() => requestAnimationFrame(go)))")
+            if any(trees):
+                break
+        return len([t for t in trees if t][-1])
+    finally:
+        cdp.send("LayerTree.disable")
+        cdp.detach()
+
+
+def test_cards_at_rest_are_not_layers_of_their_own(moving):
+    """A Spider table has 104 cards; at rest they are drawn into the table's layers, not a
+    composited layer each (which every frame that changes the DOM lays out as layers
+    again, and the compositor draws one by one): a card is a layer only while it flies."""
+    moving.open("klondike", 3)
+    moving.act("new", variant="spider-1", seed=5)
+    settle(moving)
+    cards = moving.page.evaluate("() => document.querySelectorAll('#table .card').length")
+    assert cards == 104
+    assert composited_layers(moving) < 20

@@ -17,22 +17,21 @@ export function setCardNames(map) {
 
 // The face's parts are held by one element that takes no box of its own (display:
 // contents): a card turned face up gets one element, which every observer of the page
-// (PyScript's looks through each element added) handles once, not once per part.
+// (PyScript's looks through each element added) handles once, not once per part. The
+// parts are few (the index's rank and suit, the centre pip, a court card's letter):
+// every element of a card is styled, laid out and painted as the card joins a pile.
 function faceTemplate(text) {
   let face = faces.get(text);
   if (face) return face;
   face = document.createElement("span");
   face.className = "face";
-  const rank = RANK_LABEL[text[0]] || text[0];
-  for (const side of ["ix", "ix ix-r"]) {
-    const ix = document.createElement("span");
-    ix.className = side;
-    const b = document.createElement("b");
-    b.textContent = rank;
-    const pip = document.createElement("i");
-    ix.append(b, pip);
-    face.append(ix);
-  }
+  // One corner index, which the pile's fan puts in the corner that shows (table.css).
+  const ix = document.createElement("span");
+  ix.className = "ix";
+  const b = document.createElement("b");
+  b.textContent = RANK_LABEL[text[0]] || text[0];
+  ix.append(b, document.createElement("i"));
+  face.append(ix);
   const centre = document.createElement("i");
   centre.className = "pip-c";
   face.append(centre);
