@@ -159,13 +159,18 @@ export class Motion {
       if (f.attach) this.queue.push({ f, due: start + gap * i * k, opts });
       else this.fly(f.el, f.from, f.to, { ...opts, delay: gap * i });
     });
-    this.leave(start);
+    // The intent sends off only the first card (the motion has begun: something flies);
+    // the rest of its wave leaves in the next frame, so the frame that draws what the
+    // intent changed (a new deal's stock, the piles a finish empties) has little of the
+    // wave's work too.
+    this.leave(start, 1);
   }
 
-  // A wave of the cascade's cards, once the first of them is due: they join their piles
-  // and fly, each after its own delay (a frame that came late shifts every card still to
-  // leave by as much); the cards landed since the wave before are put to rest.
-  leave(now) {
+  // A wave of the cascade's cards (at most `most`), once the first of them is due: they
+  // join their piles and fly, each after its own delay (a frame that came late shifts
+  // every card still to leave by as much); the cards landed since the wave before are put
+  // to rest.
+  leave(now, most = WAVE_MAX) {
     this.frame = 0;
     const queue = this.queue;
     if (queue.length && queue[0].due <= now) {
@@ -175,7 +180,7 @@ export class Motion {
       const end = now + WAVE_MS * queue[0].opts.k;
       const shown = new Set(); // piles a card of the wave leaves with its face showing
       const wave = [];
-      while (queue.length && wave.length < WAVE_MAX && queue[0].due < end) {
+      while (queue.length && wave.length < most && queue[0].due < end) {
         const { src, alike } = queue[0].f;
         if (src !== undefined && shown.has(src)) break;
         if (src !== undefined && !alike) shown.add(src);
