@@ -133,14 +133,13 @@ class SpiderSpace(Space[Node]):
         self._weights = w
         # A parent link is the parent's key alone (the won line's moves are found again
         # from the children): a table of bytes only, which the cycle collector leaves
-        # alone, where links holding moves cost it a sixth of the search's time. The
-        # macros of ``through`` go by Space.expand, which links macros.
-        self.links_macros = w.through
+        # alone, where links holding moves cost it a sixth of the search's time.
+        self.links_macros = False
         self._column_scores: dict[bytes, int] = {}
         self._pieces: dict[bytes, tuple[int, ...]] = {}  # column -> _pieces(column)
         self._info = _Columns(self._column)
         self._dealt: dict[int, bytes] = {}  # stock size -> the cards its deal puts on t0..t9
-        self._level_nodes = [0] * _LEVELS
+        self._level_nodes = [0] * _LEVELS  # positions expanded at each stock level
         self._best = [1 << 30] * _LEVELS  # the lowest score met at each level (Weights.stale)
         self._stock: bytes = b""
         self._runs = {bytes(suit | rank for rank in range(KING, 0, -1))
@@ -181,16 +180,16 @@ class SpiderSpace(Space[Node]):
         if w.quota:
             score += self._level_nodes[stock // COLUMNS] // w.quota
         if w.ahead:
-            score += self._ahead(node)
+            score += self._ahead(node, w.ahead)
         return score
 
-    def _ahead(self, node: Node) -> int:
+    def _ahead(self, node: Node, weight: int) -> int:
         """The look-ahead part of the score: the next deal's cards charged where they land."""
         stock = node[1]
         if stock < COLUMNS:
             return 0
         dealt = self._dealt[stock]
-        return self._weights.ahead * sum(self._land(node[0][i], dealt[i]) for i in range(COLUMNS))
+        return weight * sum(self._land(node[0][i], dealt[i]) for i in range(COLUMNS))
 
     def _land(self, col: bytes, card: int) -> int:
         """What the score would charge for ``card`` dealt onto ``col``."""
@@ -321,8 +320,6 @@ class SpiderSpace(Space[Node]):
         child's score is its parent's with the two changed columns swapped. The macros of
         :meth:`through` go the slow way."""
         w = self._weights
-        if w.through:
-            return super().expand(node, key, parent, fresh, queue, pruned)
         cols, stock, cleared = node
         levels = self._level_nodes
         level = stock // COLUMNS
@@ -379,6 +376,15 @@ class SpiderSpace(Space[Node]):
                     else:
                         for d in empty:
                             add((base + 482) << 16 | low | (9 - d))
+        big: dict[int, tuple[Move, ...]] = {}  # code -> macro of several moves (through)
+        if w.through and not self.rules.relaxed:
+            scored: list[tuple[int, ...]] = []
+            macros: list[tuple[Move, ...]] = []
+            skipped = self.through(cols, onto, empty, pruned, scored, macros) or skipped
+            for priority, s, k, d, index in scored:
+                code = (priority + 512) << 16 | (9 + s) << 12 | (255 + k) << 4 | (9 + d)
+                add(code)
+                big[code] = macros[index]
         codes.sort(reverse=not w.promising_first)
         runs = self._runs
         join = _SEP.join
@@ -409,7 +415,7 @@ class SpiderSpace(Space[Node]):
                     return ckey, skipped
                 child = (tuple(new), rest, gone)
                 base = (t & 0xFFFF) + (t >> 16) * down + rest * w.stock - offset + (
-                    self._ahead(child) if w.ahead else 0)
+                    self._ahead(child, w.ahead) if w.ahead else 0)
                 if w.stale and base < self._best[rest // COLUMNS]:
                     self._best[rest // COLUMNS] = base
                     levels[rest // COLUMNS] = 0
@@ -430,7 +436,11 @@ class SpiderSpace(Space[Node]):
             d = 9 - (code & 15)
             k = 255 - (code >> 4 & 255)
             s = 9 - (code >> 12 & 15)
-            entry = infos[s][3][k - 1]
+            if big and code in big:
+                src = cols[s]
+                entry = (0, 0, 0, 0, 0, _flip(src[:-k]), src[-k:], (src[-1] & RANK_MASK) == 1)
+            else:
+                entry = infos[s][3][k - 1]
             new = list(cols)
             new[s] = entry[5]
             col = cols[d] + entry[6]
@@ -443,7 +453,7 @@ class SpiderSpace(Space[Node]):
             ckey = prefix + join(child_cols) if stock else join(sorted(child_cols))
             if ckey in parent:
                 continue
-            parent[ckey] = (key, _STEPS[s, d, k]) if links else key
+            parent[ckey] = (key, big.get(code) or _STEPS[s, d, k]) if links else key
             if gone >= 8:
                 return ckey, skipped
             moved = packs.get(entry[5])

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import engine
 from engine.rules.cards import KING, card_text, make_card, parse_card
 from engine.rules.game import Game
@@ -223,6 +225,9 @@ def test_answers_with_runs_of_several_suits_agree_with_a_brute_force_search(monk
     assert all(outcomes)
 
 
+MACROS = [0]  # children reached by a step of several moves, met by same_expansion
+
+
 def same_expansion(game: Game, pruned: bool, depth: int = 2, width: int = 4) -> int:
     """SpiderSpace.expand (the fast one) and Space.expand over SpiderSpace.steps give the
     same children, keys, parent links, scores and answer from ``game``'s position and
@@ -245,16 +250,29 @@ def same_expansion(game: Game, pruned: bool, depth: int = 2, width: int = 4) -> 
             assert answer == Space.expand(slow, node, key, slow_parent, slow_fresh, 0, pruned)
             assert fast_fresh == slow_fresh and fast_parent == slow_parent
             compared += 1
+            MACROS[0] += sum(len(fast_parent[ckey][1]) > 1 for _, ckey, _ in fast_fresh)
             after += [(ckey, child) for _, ckey, child in fast_fresh[:width]]
         level = after
     return compared
 
 
-def test_the_fast_expansion_is_the_steps_expansion() -> None:
+@pytest.mark.parametrize("options", [{}, {"ahead": 2}, {"through": True}])
+def test_the_fast_expansion_is_the_steps_expansion(monkeypatch: pytest.MonkeyPatch,
+                                                   options: dict) -> None:
     """SpiderSpace.expand works each column out once and sorts moves as numbers, for
     speed; it must give exactly what the plain expansion over ``steps`` gives (the same
     search, so the same answers, dailies and ratings), in every game and both passes, on
-    played positions with deals made and columns emptied."""
+    played positions with deals made and columns emptied; with the look-ahead at the
+    next deal's cards (Weights.ahead) and with the macros of runs of several suits
+    (Weights.through, §8.6) in every game too."""
+    lines = []
+    for variant, seed in (("spider-1", 3), ("spider-2", 4), ("spider-relaxed-4", 5)):
+        answer = engine.solve(engine.new_game(variant, seed), budget_ms=60_000, max_nodes=10_000)
+        assert answer.result == "won"
+        lines.append((variant, seed, answer.moves))
+    for game_key, weights in list(WEIGHTS.items()):
+        monkeypatch.setitem(WEIGHTS, game_key, weights._replace(**options))
+    MACROS[0] = 0
     compared = 0
     for variant in ("spider-4", "spider-relaxed-4", "spider-2", "spider-relaxed-2",
                     "spider-1", "spider-relaxed-1"):
@@ -262,11 +280,9 @@ def test_the_fast_expansion_is_the_steps_expansion() -> None:
             for pruned in (False, True):
                 compared += same_expansion(game, pruned)
     empty = cleared = 0
-    for variant, seed in (("spider-1", 3), ("spider-2", 4), ("spider-relaxed-4", 5)):
+    for variant, seed, moves in lines:
         game = engine.new_game(variant, seed)
-        answer = engine.solve(game, budget_ms=60_000, max_nodes=10_000)
-        assert answer.result == "won"
-        for n, move in enumerate(answer.moves[:-1]):
+        for n, move in enumerate(moves[:-1]):
             game.play(move)
             if n % 3 == 0 or not all(game.state.piles[:COLUMNS]):
                 piles = game.state.piles
@@ -275,6 +291,7 @@ def test_the_fast_expansion_is_the_steps_expansion() -> None:
                 for pruned in (False, True):
                     compared += same_expansion(game, pruned, depth=2, width=2)
     assert compared > 1000 and empty > 20 and cleared > 20
+    assert (MACROS[0] > 20) == bool(options.get("through"))
 
 
 def test_the_fast_expansion_clears_a_run_a_deal_completes() -> None:
