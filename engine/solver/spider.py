@@ -94,8 +94,10 @@ class Weights(NamedTuple):
     its successor, per face-up card on a successor of another suit, per empty column
     (taken off), per stock card, the positions per level that cost one point (0: no such
     cost), whether the most promising move of a position is searched first among
-    equal scores (else last, as the one-suit games have always done), and whether runs of
-    several suits move as one step (:meth:`SpiderSpace.through`)."""
+    equal scores (else last, as the one-suit games have always done), whether runs of
+    several suits move as one step (:meth:`SpiderSpace.through`), and how many times
+    the score also charges what the next deal's cards would cost where they land on the
+    columns as they are (0: not at all; the solver knows those cards)."""
 
     down: int
     loose: int
@@ -106,7 +108,6 @@ class Weights(NamedTuple):
     promising_first: bool = True
     through: bool = False
     ahead: int = 0
-    stale: bool = False
 
 
 # by (suits, relaxed)
@@ -140,7 +141,6 @@ class SpiderSpace(Space[Node]):
         self._info = _Columns(self._column)
         self._dealt: dict[int, bytes] = {}  # stock size -> the cards its deal puts on t0..t9
         self._level_nodes = [0] * _LEVELS  # positions expanded at each stock level
-        self._best = [1 << 30] * _LEVELS  # the lowest score met at each level (Weights.stale)
         self._stock: bytes = b""
         self._runs = {bytes(suit | rank for rank in range(KING, 0, -1))
                       for suit in range(0, 64, 16)}
@@ -416,16 +416,11 @@ class SpiderSpace(Space[Node]):
                 child = (tuple(new), rest, gone)
                 base = (t & 0xFFFF) + (t >> 16) * down + rest * w.stock - offset + (
                     self._ahead(child, w.ahead) if w.ahead else 0)
-                if w.stale and base < self._best[rest // COLUMNS]:
-                    self._best[rest // COLUMNS] = base
-                    levels[rest // COLUMNS] = 0
                 fresh.append((base + (levels[rest // COLUMNS] // w.quota if w.quota else 0),
                               ckey, child))
         packs = self._column_scores
         weights = w
-        cost = levels[level] // w.quota if w.quota else 0
-        plain = stock * w.stock + cost - offset
-        stale, best = w.stale, self._best
+        plain = stock * w.stock + (levels[level] // w.quota if w.quota else 0) - offset
         ahead = w.ahead if stock >= COLUMNS else 0
         if ahead:
             dealt = self._dealt[stock]
@@ -467,9 +462,6 @@ class SpiderSpace(Space[Node]):
             if ahead:
                 score += ahead * (land(entry[5], dealt[s]) + land(col, dealt[d])
                                   - land(cols[s], dealt[s]) - land(cols[d], dealt[d]))
-            if stale and score - cost < best[level]:
-                best[level] = score - cost
-                levels[level] = 0
             fresh.append((score, ckey, (child_cols, stock, gone)))
         return None, skipped
 
