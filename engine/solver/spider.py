@@ -444,8 +444,7 @@ class SpiderSpace(Space[Node]):
                 col = _flip(col[:-KING])
                 gone += 1
             new[d] = col
-            child_cols = tuple(new)
-            ckey = prefix + join(child_cols) if stock else join(sorted(child_cols))
+            ckey = prefix + join(new) if stock else join(sorted(new))
             if ckey in parent:
                 continue
             parent[ckey] = (key, big.get(code) or _STEPS[s, d, k]) if links else key
@@ -462,7 +461,7 @@ class SpiderSpace(Space[Node]):
             if ahead:
                 score += ahead * (land(entry[5], dealt[s]) + land(col, dealt[d])
                                   - land(cols[s], dealt[s]) - land(cols[d], dealt[d]))
-            fresh.append((score, ckey, (child_cols, stock, gone)))
+            fresh.append((score, ckey, (tuple(new), stock, gone)))
         return None, skipped
 
     def _column(self, col: bytes) -> tuple[int, int, int, tuple[tuple[Any, ...], ...]]:
