@@ -32,7 +32,7 @@ use the reverse order and no level cost (docs/solver.md §8 says why).
 The search's expansion (:meth:`SpiderSpace.expand`) makes the same children as
 :meth:`SpiderSpace.steps` in one go, from what each column offers worked out once.
 
-A descending run of several suits may also move as one macro step
+In four-suit Spider a descending run of several suits may also move as one macro step
 (:meth:`SpiderSpace.through`): the moves that carry it piece by piece, the upper pieces
 waiting on other columns. The complete pass takes every legal move as well, so a "lost"
 answer is sound: the macros, the score and the order only decide which positions come
@@ -116,7 +116,7 @@ WEIGHTS = {
     (1, True): Weights(6, 3, 3, 6, 3, 0, promising_first=False),
     (2, False): Weights(6, 3, 3, 6, 2, 0, promising_first=False),
     (2, True): Weights(6, 3, 3, 6, 2, 0, promising_first=False),
-    (4, False): Weights(6, 3, 3, 6, 0, 150),  # through: fewer positions, more CPU
+    (4, False): Weights(6, 3, 3, 6, 0, 150, through=True),
     (4, True): Weights(6, 3, 3, 6, 0, 50),
 }
 

@@ -161,6 +161,21 @@ def test_deals_win_and_replay() -> None:
         assert check.status == "won"
 
 
+def test_the_macros_win_a_four_suit_deal_in_fewer_positions(monkeypatch) -> None:
+    """docs/solver.md §8.6-§8.7: with the macro steps (on in four-suit Spider) deal 5 is
+    won within 6,000 positions, its line replaying under the rules; without them the
+    same search has no answer there."""
+    game = engine.new_game("spider-4", 5)
+    answer = engine.solve(game, budget_ms=60_000, max_nodes=6_000)
+    assert answer.result == "won"
+    check = game.copy()
+    for move in answer.moves:
+        check.play(move)
+    assert check.status == "won"
+    monkeypatch.setitem(WEIGHTS, (4, False), WEIGHTS[4, False]._replace(through=False))
+    assert engine.solve(game, budget_ms=60_000, max_nodes=6_000).result == "unknown"
+
+
 def test_a_run_of_several_suits_moves_as_one_step_through_a_free_place(monkeypatch) -> None:
     """docs/solver.md §8.6: in four-suit Spider a descending run of two suits moves as one
     step (its upper piece waits on a card one rank higher, then follows); the step's moves
