@@ -331,7 +331,7 @@ class SpiderSpace(Space[Node]):
         onto: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], []]
         empty: list[int] = []
         d = 0
-        for packed, top, _, _ in infos:
+        for packed, top, _, _, _ in infos:
             total += packed
             if top >= 0:
                 onto[top].append(d)
@@ -380,7 +380,10 @@ class SpiderSpace(Space[Node]):
         if w.through and not self.rules.relaxed:
             scored: list[tuple[int, ...]] = []
             macros: list[tuple[Move, ...]] = []
-            skipped = self.through(cols, onto, empty, pruned, scored, macros) or skipped
+            multi = [(s, infos[s][4]) for s in range(COLUMNS) if infos[s][4]]
+            if multi:
+                skipped = self.through(cols, onto, empty, pruned, scored, macros,
+                                       multi) or skipped
             for priority, s, k, d, index in scored:
                 code = (priority + 512) << 16 | (9 + s) << 12 | (255 + k) << 4 | (9 + d)
                 add(code)
@@ -464,7 +467,8 @@ class SpiderSpace(Space[Node]):
             fresh.append((score, ckey, (tuple(new), stock, gone)))
         return None, skipped
 
-    def _column(self, col: bytes) -> tuple[int, int, int, tuple[tuple[Any, ...], ...]]:
+    def _column(self, col: bytes) -> tuple[int, int, int, tuple[tuple[Any, ...], ...],
+                                           tuple[int, ...]]:
         """What :meth:`expand` needs of a column: its packed score (:func:`_packed`), the
         rank index of :meth:`steps`' ``onto`` its top card takes (-1: empty, -2: face
         down), its top card's suit, and for each count of its movable cards (1 up)
@@ -472,10 +476,10 @@ class SpiderSpace(Space[Node]):
         (_ON_*), the column after, the cards moved, whether the top card is an Ace)``."""
         packed = _packed(col, self._weights)
         if not col:
-            return packed, -1, -1, ()
+            return packed, -1, -1, (), ()
         top = col[-1]
         if top & DOWN:
-            return packed, -2, -1, ()
+            return packed, -2, -1, (), ()
         same_suit = not self.rules.relaxed
         n = len(col)
         ace = (top & RANK_MASK) == 1
@@ -502,11 +506,12 @@ class SpiderSpace(Space[Node]):
                             ace))
             if same_suit:
                 break
-        return packed, (top & RANK_MASK) - 1, top & SUIT_MASK, tuple(entries)
+        pieces = _pieces(col) if same_suit and self._weights.through else ()
+        return packed, (top & RANK_MASK) - 1, top & SUIT_MASK, tuple(entries), pieces
 
     def through(self, cols: tuple[bytes, ...], onto: list[list[int]], empty: list[int],
-                pruned: bool, scored: list[tuple[int, ...]], macros: list[tuple[Move, ...]]
-                ) -> bool:
+                pruned: bool, scored: list[tuple[int, ...]], macros: list[tuple[Move, ...]],
+                sources: list[tuple[int, tuple[int, ...]]] | None = None) -> bool:
         """Macro steps that move a descending run of several suits, which the rules move
         one same-suit piece at a time: the upper pieces wait on other columns (each on a
         card one rank above its lowest card, or in an empty column), the lowest piece
@@ -515,17 +520,23 @@ class SpiderSpace(Space[Node]):
         per source, cut and destination. Only macros that turn a card over, empty a column
         or put the run on a card of its own suit are made. Appends their entries to
         ``scored`` (as :meth:`steps` lists moves, with an index into ``macros``); returns
-        whether the pruned pass left one out."""
+        whether the pruned pass left one out. ``sources``: the columns whose top run is of
+        several suits, with its pieces (:func:`_pieces`), where the caller knows them."""
         skipped = False
-        memo = self._pieces
-        for s in range(COLUMNS):
+        if sources is None:
+            memo = self._pieces
+            sources = []
+            for s in range(COLUMNS):
+                src = cols[s]
+                if src and not src[-1] & DOWN:
+                    pieces = memo.get(src)
+                    if pieces is None:
+                        pieces = memo[src] = _pieces(src)
+                    if pieces:
+                        sources.append((s, pieces))
+        for s, pieces in sources:
             src = cols[s]
             n = len(src)
-            if not n or src[-1] & DOWN:
-                continue
-            pieces = memo.get(src)
-            if pieces is None:
-                pieces = memo[src] = _pieces(src)
             k = 0
             for t, size in enumerate(pieces):  # pieces 0..t move, piece t the lowest
                 k += size
@@ -594,7 +605,7 @@ class _Columns(dict):
         super().__init__()
         self._make = make
 
-    def __missing__(self, col: bytes) -> tuple[int, int, int, tuple[tuple[Any, ...], ...]]:
+    def __missing__(self, col: bytes) -> tuple[Any, ...]:
         found = self[col] = self._make(col)
         return found
 
