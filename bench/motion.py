@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/motion.py [--throttle 4] [--moves 40] [--speed normal] [--url URL]
     .venv/bin/python bench/motion.py --trace [--throttle 4]
+    .venv/bin/python bench/motion.py --against DIR [--pairs 3] [--only deal,spider]
 
 It serves the repository (tools/serve.py on a free 127.0.0.1 port) unless --url is given,
 opens headless Chromium at a phone's size (390x844, touch, device scale 3) with the CPU
@@ -34,6 +35,12 @@ style, layout, paint, commit, gc) and by trace event; its three longest tasks; t
 recalcs and the elements they styled; the other threads' CPU per frame; and what the
 page's MutationObservers (PyScript's among them) were called for. MOTION_TRACE_DIR=dir
 keeps each trace there (dir/finish.json, ...) for chrome://tracing or Perfetto.
+
+With --against DIR (another checkout with its build/mpy, such as a copy of this one with
+a change undone) it measures this checkout and that one in turn, --pairs times each, each
+in a browser of its own, and ends with each case's dropped share and long tasks run by run
+for both: on a shared machine whose load comes and goes, figures taken in turn are the
+ones that can be compared.
 """
 
 from __future__ import annotations
@@ -408,6 +415,69 @@ def trace_all(browser, page, cdp, args, cases: set[str]) -> None:
             traced(browser, page, f"move{i}", "play", src=move.src, dst=move.dst, count=move.count)
 
 
+def measure(url: str, args, label: str = "") -> list[Run]:
+    """Every case asked for, on the app served at ``url``, in a browser of its own; each
+    figure printed as it comes (after ``label``) and the runs returned."""
+    runs: list[Run] = []
+
+    def show(run: Run) -> None:
+        if label:
+            print(f"{label:6s}", end=" ")
+        run.show()
+        runs.append(run)
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(
+            base_url=url, viewport={"width": 390, "height": 844}, device_scale_factor=3,
+            is_mobile=True, has_touch=True, service_workers="block")
+        context.add_init_script(COUNT_MUTATIONS_JS)
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        load(page, built_columns(), args.speed)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
+        cases = set(args.only.split(",")) if args.only else set(CASES)
+        if args.trace:
+            trace_all(browser, page, cdp, args, cases)
+            browser.close()
+            return runs
+        if "idle" in cases:
+            show(idle(page, args.idle))
+        if "finish" in cases:
+            for run in finish_rounds(page, args.rounds):
+                show(run)
+        if "deal" in cases:
+            show(deals(page, args.rounds, args.deal))
+        if "spider" in cases:
+            for run in spider_deals(page, args.rounds, args.deal):
+                show(run)
+        if "moves" in cases:
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+            page.evaluate("(d) => { window.ppTable.act('new', d); }",
+                          {"variant": "klondike", "seed": args.deal})
+            page.wait_for_function(IDLE_JS, polling=100, timeout=60_000)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
+            show(ordinary_moves(page, args.moves, args.deal))
+        browser.close()
+    return runs
+
+
+def compare(pairs: dict[str, list[list[Run]]]) -> None:
+    """--against: each case's share of frames dropped and tasks over 50 ms, run by run,
+    for this checkout and the other (measured in turn, so under much the same load)."""
+    print("\nin turn, run by run: dropped % | tasks > 50 ms")
+    names = [run.name for run in next(iter(pairs.values()))[0]]
+    for i, name in enumerate(names):
+        parts = []
+        for label, rounds in pairs.items():
+            figures = [frame_figures(r[i].deltas) for r in rounds if r[i].deltas]
+            dropped = "/".join(f"{100 * f['dropped']:.0f}" for f in figures)
+            tasks = "/".join(str(len(r[i].long)) for r in rounds)
+            mean = statistics.mean(100 * f["dropped"] for f in figures) if figures else 0
+            parts.append(f"{label} {dropped} (mean {mean:.0f}) | {tasks}")
+        print(f"{name:8s} " + "   ".join(parts))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--throttle", type=float, default=4.0, help="CPU slow-down (CDP)")
@@ -421,50 +491,31 @@ def main() -> None:
                         help="comma-separated cases to run (idle,finish,deal,spider,moves)")
     parser.add_argument("--trace", action="store_true",
                         help="one of each action under Chromium's tracing: where the time goes")
+    parser.add_argument("--against", type=Path,
+                        help="another checkout (with its build/mpy) measured in turn with this")
+    parser.add_argument("--pairs", type=int, default=3, help="turns of each with --against")
     args = parser.parse_args()
-    server = None
-    url = args.url
-    if not url:
-        server, url = start_server(ROOT)
+    print(f"phone 390x844 @3x, CPU / {args.throttle:g}, speed {args.speed}")
+    servers = []
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            context = browser.new_context(
-                base_url=url, viewport={"width": 390, "height": 844}, device_scale_factor=3,
-                is_mobile=True, has_touch=True, service_workers="block")
-            context.add_init_script(COUNT_MUTATIONS_JS)
-            page = context.new_page()
-            cdp = context.new_cdp_session(page)
-            load(page, built_columns(), args.speed)
-            cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
-            print(f"phone 390x844 @3x, CPU / {args.throttle:g}, speed {args.speed}")
-            cases = set(args.only.split(",")) if args.only else set(CASES)
-            if args.trace:
-                trace_all(browser, page, cdp, args, cases)
-                browser.close()
-                return
-            if "idle" in cases:
-                idle(page, args.idle).show()
-            if "finish" in cases:
-                for run in finish_rounds(page, args.rounds):
-                    run.show()
-            if "deal" in cases:
-                deals(page, args.rounds, args.deal).show()
-            if "spider" in cases:
-                for run in spider_deals(page, args.rounds, args.deal):
-                    run.show()
-            if "moves" not in cases:
-                browser.close()
-                return
-            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
-            page.evaluate("(d) => { window.ppTable.act('new', d); }",
-                          {"variant": "klondike", "seed": args.deal})
-            page.wait_for_function(IDLE_JS, polling=100, timeout=60_000)
-            cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
-            ordinary_moves(page, args.moves, args.deal).show()
-            browser.close()
+        if args.against:
+            urls = {}
+            for label, root in (("this", ROOT), ("that", args.against.resolve())):
+                server, urls[label] = start_server(root)
+                servers.append(server)
+            pairs: dict[str, list[list[Run]]] = {label: [] for label in urls}
+            for _ in range(args.pairs):
+                for label, url in urls.items():
+                    pairs[label].append(measure(url, args, label))
+            compare(pairs)
+            return
+        url = args.url
+        if not url:
+            server, url = start_server(ROOT)
+            servers.append(server)
+        measure(url, args)
     finally:
-        if server:
+        for server in servers:
             server.shutdown()
             server.server_close()
 
