@@ -28,10 +28,13 @@ import zlib
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from ..rules.game import new_game
 from ..rules.rng import Pcg32, shuffled
+from ..rules.state import Rules
 from .search import Solver
+from .space import Space
 
 CANDIDATES = 64  # candidate deals a date (the ordinals of dates up to 9999 times this < 2**32)
 # Positions the solver may expand to win a candidate: small, so a date's search stays cheap
@@ -149,6 +152,18 @@ def tabled(variant: str, day: date) -> int | None:
     return next(deal for k, deal in enumerate(candidates(variant, day)) if k == index)
 
 
+def pinned_space(rules: Rules) -> Space[Any] | None:
+    """The search space a game's dailies were defined with, where the solver's own has moved
+    on since (None: the solver's own). A date no table covers is searched on the device, so
+    its daily would otherwise change with the solver's tuning, and two versions of the app
+    would deal two different dailies on one date. Four-suit Spider's search took the macro
+    steps of runs of several suits after its dailies were defined."""
+    if rules.variant == "spider-4":
+        from .spider import SpiderSpace, Weights
+        return SpiderSpace(rules, Weights(6, 3, 3, 6, 0, 150))  # without the macro steps
+    return None
+
+
 class DailySearch:
     """The search for the daily deal of a variant and a date, in slices: call
     :meth:`step` until :attr:`deal` is set. The answer does not depend on the slicing.
@@ -187,7 +202,8 @@ class DailySearch:
                 self.deal = pool_deal(self.variant, self.day)
                 return self.deal
             self._seed, self.tried = seed, self.tried + 1
-            solver = self._solver = Solver(new_game(self.variant, seed), self.budget)
+            game = new_game(self.variant, seed)
+            solver = self._solver = Solver(game, self.budget, pinned_space(game.rules))
             if solver.result is None:
                 return None  # making the solver was this slice (it settles the deal)
         result = solver.step(ms)

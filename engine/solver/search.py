@@ -434,10 +434,11 @@ class Solver:
     by time, so the answer does not depend on the slicing.
     """
 
-    def __init__(self, game: Game, max_nodes: int | None = None) -> None:
+    def __init__(self, game: Game, max_nodes: int | None = None,
+                 space: Space[Any] | None = None) -> None:
         self.rules: Rules = game.rules
         self.start: State = game.state
-        self.space = space_for(self.rules)
+        self.space = space_for(self.rules) if space is None else space  # (daily.py pins one)
         self.max_nodes = max_nodes
         self.elapsed_ms = 0.0
         self.result: str | None = None

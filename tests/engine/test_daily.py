@@ -76,6 +76,19 @@ def test_the_daily_deal_is_the_first_candidate_the_solver_wins_within_the_budget
     assert daily_deal(variant, FAR + timedelta(days=1)) != daily_deal(variant, FAR)
 
 
+def test_four_suit_spider_dailies_keep_the_search_they_were_defined_with() -> None:
+    """No table covers four-suit Spider's dailies, so each device searches them: with the
+    search they were defined with (engine.solver.daily.pinned_space), not the solver's own,
+    which has since taken macro steps and wins the first candidate of 2026-12-03 within the
+    budget. The deals are those the search gave when the dailies were defined."""
+    day = "2026-12-03"
+    first, second = list(candidates("spider-4", day))[:2]
+    assert won_within_budget("spider-4", first)  # the solver's own search would deal it
+    assert [daily_deal("spider-4", d) for d in ("2026-12-02", day, "2026-12-04")] == \
+        [3088020867, second, 4199348819]
+    assert second == 603090388
+
+
 def test_no_two_dates_share_a_candidate_so_ten_years_of_dailies_are_all_distinct() -> None:
     """The daily is one of its date's candidates, and the candidates of 3,650 consecutive
     dates are all different: 3,650 distinct dailies (bench/daily.py counts the dailies
