@@ -19,6 +19,11 @@ row). It runs when a position is expanded, not for every child made (most childr
 positions met before), so a dead position costs one expansion; and not where a row is
 empty or one move empties a row (it would say "not dead" there).
 
+Once a search has expanded RELAX_AFTER positions, the root is also searched, a share of the
+positions at a time, in a *relaxed game* (:class:`Relaxed`) where most cards are known by
+their rank alone: every real line is a relaxed line, so a relaxed game with no win proves
+the deal lost (:attr:`lost`), and until then the search goes on as if it were not there.
+
 The card just moved is not moved again, when the step that moved it was a plain move
 from row to row (no foundation move with it). Proof sketch: from its new place it can go
 onto the same row ends as from its old one (only its old row and its new one changed,
@@ -47,6 +52,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from ..rules.cards import KING
 from ..rules.castle import F0, ROWS, CastleRules
 from ..rules.moves import Move
 from ..rules.state import State
@@ -82,6 +88,15 @@ LAYER_AFTER = 5000
 LAYER_LIMIT = 3000
 LAYER_RATIO = 8
 _TARGET = 0x40  # a card a foundation takes next, in layer_dead's rows
+# the relaxed game (Relaxed): once a search has expanded RELAX_AFTER positions, the root is
+# searched in it with the next k cards of each suit known, for each k of RELAX_KS in turn
+# (a larger k is a stronger test and a larger search), every RELAX_EVERY positions for at
+# most the positions the search expanded since RELAX_AFTER divided by RELAX_RATIO in all
+RELAX_AFTER = LAYER_AFTER
+RELAX_KS = (2, 3, 4)
+RELAX_EVERY = 256
+RELAX_RATIO = 4
+_KNOWN = 0x40  # a card known by its suit too, in the relaxed game's rows
 
 
 class CastleSpace(Space[Node]):
@@ -114,17 +129,28 @@ class CastleSpace(Space[Node]):
         self._expanded = 0
         self._spent = 0
         self._layers: dict[tuple[int, ...], tuple[bytes, set[bytes], set[bytes]]] = {}
+        # the relaxed game's searches of the root (see _relax): which k is next, the one
+        # under way, the positions they spent; lost: the root is proved lost
+        self.relax = True
+        self._root: tuple[list[bytes], tuple[int, ...]] | None = None
+        self._relax_next = 0
+        self._relaxed: Relaxed | None = None
+        self._relax_spent = 0
 
     def release(self) -> list[Table]:
         memos, self._memos = self._memos, {}
         layers, self._layers = self._layers, {}
-        return [memos, layers, *(part for _, *parts in layers.values() for part in parts)]
+        relaxed, self._relaxed = self._relaxed, None
+        self._relax_next = len(RELAX_KS)  # (a search let go of is not resumed)
+        return [memos, layers, *(part for _, *parts in layers.values() for part in parts),
+                *(relaxed.tables() if relaxed is not None else [])]
 
     def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:
         """The search's root: ``state`` as a :data:`Node`, after every safe foundation move."""
         rows = [bytes(p) for p in state.piles[:ROWS]]
         heights = [len(p) for p in state.piles[F0:F0 + 4]]
         moves = _settle(rows, heights, self._to_foundation)
+        self._root = (list(rows), tuple(heights))
         return tuple(moves), (_SEP.join(rows), tuple(heights), 0, self._static(rows, heights),
                               -1)
 
@@ -203,6 +229,26 @@ class CastleSpace(Space[Node]):
         self._spent += spent
         return answer is True
 
+    def _relax(self) -> None:
+        """Go on searching the root in the relaxed game (:class:`Relaxed`), within the positions
+        it may still spend: a k whose relaxed game is won gives way to the next; one that is
+        lost proves the root lost (:attr:`lost`)."""
+        allowed = (self._expanded - RELAX_AFTER) // RELAX_RATIO - self._relax_spent
+        while allowed > 0 and self._relax_next < len(RELAX_KS) and self._root is not None:
+            if self._relaxed is None:
+                self._relaxed = Relaxed(*self._root, RELAX_KS[self._relax_next])
+            answer, spent = self._relaxed.run(allowed)
+            self._relax_spent += spent
+            allowed -= spent
+            if answer is None:
+                return
+            self._relaxed = None
+            if answer is False:
+                self.lost = True
+                self._relax_next = len(RELAX_KS)
+                return
+            self._relax_next += 1
+
     def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:
         """Foundation moves, then moves onto a card one rank higher, then into one empty row
         (most promising last); none from a position where no row can ever be emptied again."""
@@ -261,6 +307,11 @@ class CastleSpace(Space[Node]):
             return None, False  # no row can ever be emptied again
         if parent is not None:
             self._expanded += 1
+            if self._expanded % RELAX_EVERY == 0 and self._expanded > RELAX_AFTER and \
+                    self.relax and self._relax_next < len(RELAX_KS):
+                self._relax()
+                if self.lost:
+                    return None, False
             if not home and self.layers and self._expanded > LAYER_AFTER and \
                     self._layer_dead(rows, heights, nexts):
                 return None, False  # no card can ever go to a foundation again
@@ -465,6 +516,109 @@ def layer_dead(rows: list[bytes] | tuple[bytes, ...], table: bytes, dead: set[by
                     stack.append(new)
     dead.update(seen)
     return True, spent
+
+
+class Relaxed:
+    """A search of the *relaxed game* from one position, which can be stopped and resumed.
+
+    The relaxed game is Beleaguered Castle with most cards known by their rank alone: only
+    the next ``k`` cards of each suit (above its foundation's height in the position the
+    search starts from) keep their suit. A card known by its rank alone goes to any
+    foundation that takes a card of its rank and whose card of that rank is not a known one
+    (the real card is one of those). Row moves are as in the real game (building ignores
+    suits, any card may enter an empty row: into the first one only, as the rows are kept
+    sorted). Every real move is a move of the relaxed game, from the relaxed form of the
+    position to the relaxed form of the next, and a real win is a relaxed win: so when the
+    relaxed game, searched to the end, has no win, the real position has none either. Many
+    real positions are one relaxed position (those that differ in the suits of cards known
+    by rank), so the relaxed game is far smaller.
+    """
+
+    def __init__(self, rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...],
+                 k: int) -> None:
+        known = {suit << 4 | rank for suit in range(4)
+                 for rank in range(heights[suit] + 1, min(KING, heights[suit] + k) + 1)}
+        table = bytearray(range(256))
+        for card in range(128):
+            table[card] = card | _KNOWN if card in known else card & 15
+        # by rank: the suits whose card of that rank is known by its rank alone
+        self._anonymous = [tuple(suit for suit in range(4) if suit << 4 | rank not in known)
+                           for rank in range(KING + 1)]
+        relaxed = bytes(table)
+        start = (_SEP.join(sorted(row.translate(relaxed) for row in rows)), tuple(heights))
+        self._seen = {start}
+        self._stack = [start]
+
+    def tables(self) -> list[Table]:
+        """What it holds (for Space.release)."""
+        return [self._seen, self._stack]
+
+    def run(self, limit: int) -> tuple[bool | None, int]:
+        """Search on for at most ``limit`` positions: True once a relaxed win is found, False
+        once the relaxed game is searched to the end without one, None when the positions
+        ran out first; and the positions spent."""
+        seen, stack, anonymous = self._seen, self._stack, self._anonymous
+        join = _SEP.join
+        spent = 0
+        while stack:
+            if spent >= limit:
+                return None, spent
+            packed, heights = stack.pop()
+            spent += 1
+            if heights == _WON:
+                return True, spent
+            rows = packed.split(_SEP)
+            empty = not rows[0]  # sorted: an empty row comes first
+            ends: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
+            for d in range(ROWS):
+                if rows[d]:
+                    ends[rows[d][-1] & 15].append(d)
+            # the children, searched in turn: foundation moves first, then the moves that
+            # uncover a card a foundation takes or empty a row, then the others, moves
+            # into an empty row last (a relaxed win, where there is one, comes sooner)
+            later: list[tuple[bytes, tuple[int, ...]]] = []
+            sooner: list[tuple[bytes, tuple[int, ...]]] = []
+            found: list[tuple[bytes, tuple[int, ...]]] = []
+            for s in range(ROWS):
+                row = rows[s]
+                if not row:
+                    continue
+                card = row[-1]
+                rank = card & 15
+                suits = ((card >> 4) & 3,) if card & _KNOWN else anonymous[rank]
+                for suit in suits:
+                    if heights[suit] == rank - 1:
+                        new = list(rows)
+                        new[s] = row[:-1]
+                        new.sort()
+                        grown = list(heights)
+                        grown[suit] = rank
+                        found.append((join(new), tuple(grown)))
+                dests = ends[rank + 1]  # (none for a King: ends[14])
+                if len(row) > 1:
+                    under = row[-2]
+                    low = under & 15
+                    useful = any(heights[suit] == low - 1 for suit in (
+                        ((under >> 4) & 3,) if under & _KNOWN else anonymous[low]))
+                    if empty:
+                        new = list(rows)
+                        new[s] = row[:-1]
+                        new[0] = _BYTE[card]
+                        new.sort()
+                        later.append((join(new), heights))
+                else:
+                    useful = True
+                for d in dests:
+                    new = list(rows)
+                    new[s] = row[:-1]
+                    new[d] = rows[d] + _BYTE[card]
+                    new.sort()
+                    (sooner if useful else later).append((join(new), heights))
+            for child in (*later, *sooner, *found):  # (the last out first)
+                if child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+        return False, spent
 
 
 def _settle(rows: list[bytes], heights: list[int],

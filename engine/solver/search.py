@@ -153,8 +153,14 @@ class _Search:
     def run(self, deadline: float, quota: int) -> int:
         """Expand up to ``quota`` states before ``deadline``; the number expanded."""
         before = self.nodes
-        while self.result is None and self._search(deadline, before + quota):
-            if self.pruned:  # the pruned pass ran out: the complete pass next
+        while self.result is None:
+            ran_out = self._search(deadline, before + quota)
+            if self.result is None and self.space.lost:  # the space proved the root lost
+                self.result = "lost"
+                self._drop()
+            elif not ran_out:
+                break
+            elif self.pruned:  # the pruned pass ran out: the complete pass next
                 self._complete_pass()
             else:  # the complete pass ran out: no win anywhere
                 self.result = "lost"
@@ -210,7 +216,8 @@ class _Search:
         pop, extend = stack.pop, stack.extend
         try:
             while stack:
-                if nodes >= until or (nodes % _CHECK_EVERY == 0 and clock() >= deadline):
+                if nodes >= until or (nodes % _CHECK_EVERY == 0 and (
+                        clock() >= deadline or self.space.lost)):
                     return False
                 key, state = pop()
                 nodes += 1
@@ -296,8 +303,10 @@ class _Search:
                         turn = (turn + 1) % len(turns)
                 if not scores:
                     return True
-                if nodes >= until or (nodes % _CHECK_EVERY == 0 and clock() >= deadline):
+                if nodes % _CHECK_EVERY == 0 and (clock() >= deadline or space.lost):
                     return False  # (the turn is taken when the search goes on)
+                if nodes >= until:
+                    return False
                 if queues > 1:
                     turn = (turn + 1) % len(turns)
                 low = scores[0]

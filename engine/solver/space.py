@@ -52,6 +52,9 @@ class Space(Generic[N]):
     # positions (first, second); None: one search
     second_after: int | None = None
     second_share: tuple[int, int] = (1, 1)
+    # set by the space once it has proved the root lost by a test of its own (a sound
+    # over-estimate of the real game, searched to the end): the search then answers "lost"
+    lost = False
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules

@@ -17,7 +17,12 @@ import engine
 from engine.rules.cards import KING, card_text, make_card
 from engine.rules.game import Game
 from engine.solver import castle as solve_castle
-from tests.engine.helpers import check_against_brute_force, reachable, replays_to_win
+from tests.engine.helpers import (
+    brute_force,
+    check_against_brute_force,
+    reachable,
+    replays_to_win,
+)
 
 ROWS = 8
 
@@ -496,12 +501,19 @@ def test_the_layer_test_proves_deal_24_lost_in_under_half_the_positions(
     that search met is dead at once (after 33,455 positions with the five orderings; the
     greedy one's turns put off the positions that the layer test kills sooner)."""
     game = engine.new_game("beleaguered-castle", 24)
-    answer = engine.solve(game, budget_ms=600_000)
-    assert answer.result == "lost" and answer.nodes < 92_638 // 2
     original = solve_castle.space
 
-    def without(rules: object) -> solve_castle.CastleSpace:
+    def unrelaxed(rules: object) -> solve_castle.CastleSpace:
         made = original(rules)  # type: ignore[arg-type]
+        made.relax = False  # (the relaxed game proves it lost sooner still)
+        return made
+
+    monkeypatch.setattr(solve_castle, "space", unrelaxed)
+    answer = engine.solve(game, budget_ms=600_000)
+    assert answer.result == "lost" and answer.nodes < 92_638 // 2
+
+    def without(rules: object) -> solve_castle.CastleSpace:
+        made = unrelaxed(rules)
         made.layers = False
         return made
 
@@ -525,3 +537,141 @@ def test_with_the_layer_test_from_the_start_answers_agree_with_brute_force(
             outcomes.append(expected)
     assert len(outcomes) >= 20
     assert any(outcomes) and not all(outcomes), "wins and losses are both checked"
+
+
+# --- the relaxed game: most cards known by their rank alone ------------------------------
+
+
+def relaxed_answer(game: Game, k: int, limit: int = 40_000) -> bool | None:
+    """The relaxed game of ``game``'s position, with the next ``k`` cards of each suit known
+    (True: a relaxed win; None: not told within ``limit`` relaxed positions)."""
+    return solve_castle.Relaxed(*node_of(game), k).run(limit)[0]
+
+
+def test_the_relaxed_game_with_every_card_known_is_the_real_game() -> None:
+    """docs/rules/beleaguered-castle.md §3, §5: with every card known by its suit (k = 13)
+    the relaxed game's moves are the real ones, so it is won exactly where brute force over
+    the real rules finds a win: on random positions with and without empty rows, won and
+    lost both."""
+    rng = random.Random("castle-relaxed-exact")
+    outcomes: list[bool] = []
+    for n in range(50):
+        game = near_blocked(rng) if n % 2 else blocked_position(rng, (14, 26))
+        if n % 3 == 0:
+            game = with_empty_rows(rng, game)
+        expected = brute_force(game, 10_000)
+        if expected is not None:
+            assert relaxed_answer(game, KING, 1 << 30) is expected, game.position()
+            outcomes.append(expected)
+    assert len(outcomes) >= 30
+    assert sum(outcomes) >= 5 and outcomes.count(False) >= 5
+
+
+def test_the_relaxed_game_never_calls_a_winnable_position_lost() -> None:
+    """With fewer cards known the relaxed game allows every real move and more, so a
+    relaxed game searched to the end without a win means brute force finds none either;
+    knowing more cards can only lose relaxed wins (each k's game maps onto the smaller
+    k's). The smaller k's do call some lost positions lost."""
+    rng = random.Random("castle-relaxed-sound")
+    proved = compared = 0
+    for n in range(60):
+        game = near_blocked(rng)
+        if n % 3 == 0:
+            game = with_empty_rows(rng, game)
+        expected = brute_force(game, 10_000)
+        if expected is None:
+            continue
+        answers = [relaxed_answer(game, k) for k in (0, 1, 2, 3)]
+        for coarse, fine in zip(answers, answers[1:], strict=False):
+            # a finer game's win is a coarser one's
+            assert coarse is not False or fine is not True, game.position()
+        if False in answers:
+            assert expected is False, game.position()
+            proved += 1
+        compared += 1
+    assert compared >= 30 and proved >= 5
+
+
+def test_the_relaxed_game_stops_at_its_limit_and_goes_on_where_it_stopped() -> None:
+    """Out of positions the relaxed game says nothing (None); run again it goes on, and in
+    any slices it gives the answer and the positions of one run (deal 124's root, lost in
+    the game with 2 cards of each suit known)."""
+    game = engine.new_game("beleaguered-castle", 124)
+    space = solve_castle.space(game.rules)
+    _, (packed, heights, *_) = space.settle(game.state)
+    whole = solve_castle.Relaxed(packed.split(b"\xff"), heights, 2)
+    answer, spent = whole.run(1 << 30)
+    assert answer is False and spent > 1000
+    sliced = solve_castle.Relaxed(packed.split(b"\xff"), heights, 2)
+    total = 0
+    while True:
+        answer, used = sliced.run(97)
+        total += used
+        if answer is not None:
+            break
+        assert used == 97
+    assert (answer, total) == (False, spent)
+
+
+def test_the_relaxed_game_proves_deal_124_lost_and_changes_no_win(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 124's search without the relaxed game is undecided after 150,000 positions (and
+    600,000); with it, the root's relaxed game of 2 cards known a suit is searched in the
+    search's later positions and proves it lost (3,804 relaxed positions, after 26,916 of
+    the search), sliced or whole. A deal it does not decide is searched exactly as without
+    it: deal 979 is won after the same 6,691 positions, with the same moves."""
+    game = engine.new_game("beleaguered-castle", 124)
+    answer = engine.solve(game, budget_ms=600_000)
+    assert (answer.result, answer.nodes) == ("lost", 26_916)
+    solver = engine.Solver(game)
+    while solver.step(5) is None:
+        pass
+    assert (solver.result, solver.nodes) == ("lost", 26_916)
+    won = engine.solve(engine.new_game("beleaguered-castle", 979), budget_ms=600_000)
+    assert won.result == "won"
+    original = solve_castle.space
+
+    def unrelaxed(rules: object) -> solve_castle.CastleSpace:
+        made = original(rules)  # type: ignore[arg-type]
+        made.relax = False
+        return made
+
+    monkeypatch.setattr(solve_castle, "space", unrelaxed)
+    assert engine.solve(game, max_nodes=150_000).result == "unknown"
+    alone = engine.solve(engine.new_game("beleaguered-castle", 979), budget_ms=600_000)
+    assert (alone.result, alone.nodes, alone.moves) == ("won", won.nodes, won.moves)
+
+
+def test_with_the_relaxed_game_from_the_start_answers_agree_with_brute_force(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The relaxed game tried from the first position, as often as the search expands one,
+    with every k from 0 (and the other dead-position tests off, so that it is the relaxed
+    game that proves losses): the solver proves a loss only where brute force over every
+    legal move finds no win (some through the relaxed game), and its wins replay."""
+    rng = random.Random("castle-solver-relaxed")
+    games = [near_blocked(rng) for _ in range(40)]  # (made with the dead-position test)
+    games = [with_empty_rows(rng, game) if n % 3 == 0 else game for n, game in enumerate(games)]
+    monkeypatch.setattr(solve_castle, "stuck", lambda rows, heights: False)
+    monkeypatch.setattr(solve_castle, "LAYER_AFTER", 1 << 30)
+    monkeypatch.setattr(solve_castle, "RELAX_AFTER", 0)
+    monkeypatch.setattr(solve_castle, "RELAX_EVERY", 1)
+    monkeypatch.setattr(solve_castle, "RELAX_RATIO", 0.1)
+    monkeypatch.setattr(solve_castle, "RELAX_KS", (0, 1, 2, 3))
+    outcomes: list[bool] = []
+    relaxed = 0
+    for game in games:
+        expected = brute_force(game, 10_000)
+        if expected is None:
+            continue
+        solver = engine.Solver(game)
+        while solver.step(1000) is None:
+            pass
+        answer = solver.solution()
+        assert answer.result == ("won" if expected else "lost"), game.position()
+        if expected:
+            assert replays_to_win(game, answer.moves)
+        relaxed += solver.space.lost
+        outcomes.append(expected)
+    assert len(outcomes) >= 20
+    assert any(outcomes) and not all(outcomes), "wins and losses are both checked"
+    assert relaxed >= 3, "some losses come from the relaxed game"
