@@ -736,8 +736,8 @@ def test_the_verdict_read_while_cards_fly_waits_for_them_to_land_and_is_not_lost
     while cards fly are held (web/start/solver.js), read once the cards have landed, and
     the verdict they bring is then shown, not lost."""
     table, page = moving, moving.page
-    table.new(VERDICT_VARIANT, LOST_DEAL)
-    table.wait_solver()
+    table.open(VERDICT_VARIANT, LOST_DEAL)  # a fresh page: cards fly (another test may
+    table.wait_solver()                     # have left the speed at "off")
     settle(table)
     # The first deal's verdict has been read (it may have been before this line runs).
     page.wait_for_function(
