@@ -33,6 +33,7 @@ from typing import Any
 from ..rules.game import new_game
 from ..rules.rng import Pcg32, shuffled
 from ..rules.state import Rules
+from ..rules.variants import variant
 from .search import Solver
 from .space import Space
 
@@ -156,11 +157,11 @@ def pinned_space(rules: Rules) -> Space[Any] | None:
     """The search space a game's dailies were defined with, where the solver's own has moved
     on since (None: the solver's own). A date no table covers is searched on the device, so
     its daily would otherwise change with the solver's tuning, and two versions of the app
-    would deal two different dailies on one date. Four-suit Spider's search took the macro
-    steps of runs of several suits after its dailies were defined."""
-    if rules.variant == "spider-4":
-        from .spider import SpiderSpace, Weights
-        return SpiderSpace(rules, Weights(6, 3, 3, 6, 0, 150))  # without the macro steps
+    would deal two different dailies on one date (the spaces keep their dailies' weights:
+    engine/solver/spider.py DAILY_WEIGHTS)."""
+    if variant(rules.variant).family == "spider":
+        from .spider import daily_space
+        return daily_space(rules)
     return None
 
 

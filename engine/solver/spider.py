@@ -119,6 +119,12 @@ WEIGHTS = {
     (4, False): Weights(6, 3, 3, 6, 0, 150, through=True),
     (4, True): Weights(6, 3, 3, 6, 0, 50),
 }
+# The weights a game's dailies were defined with, where WEIGHTS has changed since: a date
+# no table covers is searched on the device, and its daily must not move with the solver's
+# tuning (engine/solver/daily.py). Four-suit Spider's are those before its macro steps.
+DAILY_WEIGHTS = {
+    (4, False): Weights(6, 3, 3, 6, 0, 150),
+}
 
 
 class SpiderSpace(Space[Node]):
@@ -658,3 +664,9 @@ def _packed(col: bytes, w: Weights) -> int:
 def space(rules: SpiderRules) -> SpiderSpace:
     """The search space of a Spider variant."""
     return SpiderSpace(rules)
+
+
+def daily_space(rules: SpiderRules) -> SpiderSpace | None:
+    """The space of a Spider variant's daily search, when it is not the solver's own."""
+    weights = DAILY_WEIGHTS.get((rules.suits, rules.relaxed))
+    return None if weights is None else SpiderSpace(rules, weights)
