@@ -116,12 +116,12 @@ WEIGHTS = {
     (1, True): Weights(6, 3, 3, 6, 3, 0, promising_first=False),
     (2, False): Weights(6, 3, 3, 6, 2, 0, promising_first=False),
     (2, True): Weights(6, 3, 3, 6, 2, 0, promising_first=False),
-    (4, False): Weights(6, 3, 3, 6, 0, 150, through=True),
+    (4, False): Weights(6, 3, 3, 6, 0, 150),  # through: see docs/solver.md §8.9
     (4, True): Weights(6, 3, 3, 6, 0, 50),
 }
-# The weights a game's dailies were defined with, where WEIGHTS has changed since: a date
-# no table covers is searched on the device, and its daily must not move with the solver's
-# tuning (engine/solver/daily.py). Four-suit Spider's are those before its macro steps.
+# The weights a game's dailies were defined with, where WEIGHTS has changed since (none
+# now): a date no table covers is searched on the device, and its daily must not move with
+# the solver's tuning (engine/solver/daily.py).
 DAILY_WEIGHTS = {
     (4, False): Weights(6, 3, 3, 6, 0, 150),
 }
