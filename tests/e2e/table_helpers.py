@@ -52,6 +52,23 @@ CARDS_LANDED_JS = """() => !document.getAnimations().some((a) => !(a instanceof 
 SOLVER_SPOKE_JS = """() => performance.getEntriesByName('pp:solver-ready').length
     + performance.getEntriesByName('pp:solver-error').length > 0"""
 SOLVER_READY_JS = "() => performance.getEntriesByName('pp:solver-ready').length"
+# The solver worker's answers to the page, as they arrive: an init script, so that it
+# wraps the Worker before the page's scripts make theirs.
+WORKER_ANSWERS_JS = """(() => {
+    window.__workerAnswers = [];
+    const Plain = window.Worker;
+    window.Worker = class extends Plain {
+        constructor(...args) {
+            super(...args);
+            this.addEventListener("message", ({ data }) => {
+                try { window.__workerAnswers.push(JSON.parse(data)); } catch { /* not JSON */ }
+            });
+        }
+    };
+})()"""
+WORKER_READY_JS = "() => window.__workerAnswers.some((a) => a.kind === 'ready')"
+# What the page itself fetched (a worker's fetches are the worker's own entries).
+PAGE_FILES_JS = "() => performance.getEntriesByType('resource').map((e) => e.name)"
 APP_SHOWN_JS = "() => !!window.ppTable && !!document.querySelector('[data-pile]')"
 SET_STORAGE_JS = """(items) => {
     localStorage.clear();

@@ -19,7 +19,13 @@ import pytest
 import engine
 from engine.solver.daily import daily_deal
 from engine.solver.rating import rated_deals
-from tests.e2e.table_helpers import SET_STORAGE_JS, make_session
+from tests.e2e.table_helpers import (
+    PAGE_FILES_JS,
+    SET_STORAGE_JS,
+    WORKER_ANSWERS_JS,
+    WORKER_READY_JS,
+    make_session,
+)
 from web.saves import GameSaves
 from web.storage import MemoryBackend, Storage
 
@@ -38,20 +44,6 @@ BUTTON_WATCH_JS = """() => {
         [button.textContent, button.getAttribute("aria-busy"), performance.now()])).observe(
         button, { childList: true, characterData: true, subtree: true, attributes: true });
 }"""
-# The solver worker's answers to the page, as they arrive (before the page's scripts run).
-WORKER_ANSWERS_JS = """(() => {
-    window.__workerAnswers = [];
-    const Plain = window.Worker;
-    window.Worker = class extends Plain {
-        constructor(...args) {
-            super(...args);
-            this.addEventListener("message", ({ data }) => {
-                try { window.__workerAnswers.push(JSON.parse(data)); } catch { /* not JSON */ }
-            });
-        }
-    };
-})()"""
-WORKER_READY_JS = "() => window.__workerAnswers.some((a) => a.kind === 'ready')"
 DAILY_DEALT_JS = "(day) => window.ppTable.act('state').daily === day"
 FIND_MS = 180_000  # a Spider daily takes seconds in the browser, more on a busy machine
 
@@ -123,8 +115,7 @@ def test_a_spider_daily_is_searched_in_the_worker_while_the_page_asks_again(brow
                    if a.get("kind") == "daily_find"]
         assert [(a["variant"], a["date"], a["found"], a["deal"]) for a in answers] == [
             ("spider-2", day, True, expected)]
-        pages_files = page.evaluate(
-            "() => performance.getEntriesByType('resource').map((e) => e.name)")
+        pages_files = page.evaluate(PAGE_FILES_JS)
         assert not [f for f in pages_files if "/engine/solver/" in f], pages_files
         assert not table.log.problems, table.log.problems
     finally:
