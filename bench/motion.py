@@ -128,6 +128,12 @@ SETTLE_JS = """() => new Promise((done) => {
     ? done() : setTimeout(look, 100);
   look();
 })"""
+# A few frames drawn (and a task after them).
+SETTLE_FRAMES_JS = """() => new Promise((done) => {
+  let n = 0;
+  const next = () => (++n < 6 ? requestAnimationFrame(next) : setTimeout(done, 0));
+  requestAnimationFrame(next);
+})"""
 # The idle baseline's motion: a small element sliding over the table for `ms` (one layer,
 # animated by the compositor), with the marks that bound its frames.
 SLIDE_JS = """(ms) => {
@@ -217,13 +223,19 @@ class Recorder:
         self.categories = FRAME_CATEGORIES
         self.last_trace = b""  # the trace of the last action recorded with frames=trace
 
+    def start_tracing(self) -> None:
+        """Tracing on, and the page's next frames drawn before anything is measured: the
+        renderer's own start of the trace would otherwise land in the intent's task."""
+        self.browser.start_tracing(page=self.page, categories=self.categories)
+        self.page.evaluate(SETTLE_FRAMES_JS)
+
     def record(self, kind: str, **data) -> tuple[float, list[float], int, list[float]]:
         """The time the page took to handle the intent (the Python call and the DOM
         update), the frame times from then until every animation has ended, how many of
         those frames were partial (trace only) and the long tasks."""
         tracing = self.frames == "trace"
         if tracing:
-            self.browser.start_tracing(page=self.page, categories=self.categories)
+            self.start_tracing()
         handled = self.page.evaluate(ACT_JS, [kind, data])
         self.page.evaluate(SETTLE_JS)
         self.page.wait_for_timeout(50)
@@ -238,7 +250,7 @@ class Recorder:
         """The baseline: a small element sliding for ``seconds``."""
         run = Run("idle")
         if self.frames == "trace":
-            self.browser.start_tracing(page=self.page, categories=self.categories)
+            self.start_tracing()
         self.page.evaluate(SLIDE_JS, seconds * 1000)
         self.page.wait_for_timeout(seconds * 1000 + 100)
         times, run.long = self.page.evaluate(STOP_JS)
@@ -246,6 +258,7 @@ class Recorder:
         if self.frames == "trace":
             run.deltas, partial = presented_frames(trace_events(self.browser.stop_tracing()))
             run.partial += partial
+            run.traced = True
         else:
             run.deltas = [b - a for a, b in zip(times, times[1:], strict=False)]
         return run
@@ -275,10 +288,12 @@ class Run:
         self.handled: list[float] = []
         self.deltas: list[float] = []
         self.partial = 0
+        self.traced = False  # frames from a trace (with their partial ones counted)
         self.long: list[float] = []
 
     def add(self, rec: Recorder, kind: str, **data) -> None:
         handled, deltas, partial, long = rec.record(kind, **data)
+        self.traced = rec.frames == "trace"
         self.handled.append(handled)
         self.deltas += deltas
         self.partial += partial
@@ -289,7 +304,8 @@ class Run:
             print(f"{self.name:7s} no frames recorded")
             return
         f = frame_figures(self.deltas)
-        partial = f"  partial {100 * self.partial / (len(self.deltas) + 1):4.1f} %"
+        partial = (f"  partial {100 * self.partial / (len(self.deltas) + 1):4.1f} %"
+                   if self.traced else "")
         print(f"{self.name:7s} frames {f['frames']:5d}  median {f['median']:5.1f} ms"
               f"  p95 {f['p95']:5.1f} ms  max {f['max']:6.1f} ms"
               f"  dropped {100 * f['dropped']:4.1f} %{partial}"

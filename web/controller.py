@@ -80,6 +80,29 @@ class Clock:
             self._since = None
 
 
+# What a whole table's payload says of its game that is the same for every deal of it, by
+# the game and its piles: made once (every new deal sends it; under MicroPython on a slow
+# phone the names alone took a few ms of the new deal's task).
+_TABLE_FIELDS: "dict[tuple[str, tuple[str, ...]], dict[str, Any]]" = {}
+
+
+def table_fields(game: "engine.Game", piles: "list[str]") -> "dict[str, Any]":
+    """The piles' names and roles, the range of deal numbers and the games on offer (the
+    caller does not change them: they are shared by every payload of the game)."""
+    variant = game.variant
+    key = (variant, tuple(piles))
+    fields = _TABLE_FIELDS.get(key)
+    if fields is None:
+        fields = {
+            "pile_names": ordered([(pid, labels.pile_name(variant, pid)) for pid in piles]),
+            "roles": ordered([(pid, game.rules.role(pid)) for pid in piles]),
+            "deal_range": [DEAL_MIN, DEAL_MAX],
+            "variants": [[v, labels.title(v)] for v in engine.VARIANTS],
+        }
+        _TABLE_FIELDS[key] = fields
+    return fields
+
+
 def move_list(move: "engine.Move | None") -> "list[Any] | None":
     """A move as ``[src, dst, count]`` for JSON."""
     return None if move is None else [move.src, move.dst, move.count]
@@ -602,12 +625,8 @@ class Table:
             "daily": self.daily,
         }
         if event in ("start", "new", "sync"):
-            payload["pile_names"] = ordered([(pid, labels.pile_name(variant, pid))
-                                             for pid in piles])
-            payload["roles"] = ordered([(pid, game.rules.role(pid)) for pid in piles])
-            payload["deal_range"] = [DEAL_MIN, DEAL_MAX]
+            payload.update(table_fields(game, list(piles)))
             payload["settings"] = dict(self.settings)
-            payload["variants"] = [[v, labels.title(v)] for v in engine.VARIANTS]
         if event == "settings":
             payload["settings"] = dict(self.settings)
         if event == "start":

@@ -9,6 +9,9 @@ finishes it at once (the DOM's logical state changed at the move already).
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import pytest
 
 import engine
@@ -241,6 +244,64 @@ def test_a_new_deal_puts_its_cards_into_their_piles_in_a_few_waves(moving, varia
     settle(moving)
     assert moving.page.evaluate(STUCK_JS) == []
     moving.check(engine.new_game(variant, 8))
+
+
+# Play a new deal and count, for each pile, the changes of its children that took cards
+# out of it in the intent's task.
+EMPTIED_JS = """(data) => {
+  const out = {};
+  const watch = new MutationObserver(() => {});
+  watch.observe(document.getElementById('table'), { childList: true, subtree: true });
+  window.ppTable.act('new', data);
+  for (const r of watch.takeRecords()) {
+    const pile = r.target.dataset?.pile;
+    if (pile && [...r.removedNodes].some((n) => n.dataset?.card)) out[pile] = (out[pile] || 0) + 1;
+  }
+  watch.disconnect();
+  return out;
+}"""
+
+
+def test_a_new_deal_empties_each_pile_in_one_change(moving):
+    """A new deal takes every card off the tableau: a column's cards go in one change of
+    the column (each change of the document is work for its observers and for the next
+    frame's style), not one for each card."""
+    moving.open("klondike", 5)
+    emptied = moving.page.evaluate(EMPTIED_JS, {"variant": "klondike", "seed": 6})
+    assert set(emptied) >= set(COLUMNS), emptied
+    assert all(n == 1 for n in emptied.values()), emptied
+    settle(moving)
+    moving.check(engine.new_game("klondike", 6))
+
+
+def presented_frames(table: TablePage, kind: str, data: dict) -> tuple[list[float], int]:
+    """The frame times and partial frames of an intent's motion as bench/motion.py counts
+    them: from a DevTools trace of the compositor's frames."""
+    spec = importlib.util.spec_from_file_location(
+        "bench_motion", Path(__file__).resolve().parents[2] / "bench" / "motion.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    browser = table.context.browser
+    browser.start_tracing(page=table.page, categories=bench.FRAME_CATEGORIES)
+    try:
+        table.page.evaluate("""([kind, data]) => { window.ppTable.act(kind, data);
+            performance.mark('pp:bench-acted'); }""", [kind, data])
+        settle(table)
+        table.page.evaluate("() => performance.mark('pp:bench-settled')")
+    finally:
+        trace = browser.stop_tracing()
+    return bench.presented_frames(bench.trace_events(trace))
+
+
+def test_the_compositor_presents_a_deals_frames_in_a_trace(moving):
+    """What bench/motion.py counts is there: the browser's trace has the page's frames of
+    a deal's motion, each with whether it reached the screen (were it to stop writing them,
+    the bench would count no frame at all)."""
+    moving.open("klondike", 5)
+    deltas, partial = presented_frames(moving, "new", {"variant": "klondike", "seed": 6})
+    assert len(deltas) >= 10, deltas  # a deal's cascade lasts over half a second
+    assert all(d > 0 for d in deltas) and 0 <= partial <= len(deltas) + 1
+    moving.check(engine.new_game("klondike", 6))
 
 
 def spades_to_go() -> engine.Game:

@@ -257,7 +257,7 @@ export class Board {
     // at the same spot of the table, in their old pile's new place.)
     const later = animate
       && this.motion.cascades(placed.filter((m) => m.from).map((m) => m.pile.id));
-    for (const cand of leaving) if (!(later && cand.used)) cand.rec.el.remove();
+    this.removeAll(leaving.filter((cand) => !(later && cand.used)).map((cand) => cand.rec.el));
     for (const m of placed) {
       if (m.rec.el.classList.contains("dragging")) m.rec.el.classList.remove("dragging");
       m.rec.waiting = (later && m.from !== null) || (dealt && m.pile.id !== "stock");
@@ -288,6 +288,21 @@ export class Board {
     }
     this.refreshPileState(changed);
     return true;
+  }
+
+  // Take card elements out of the DOM: a pile that loses every card (a new deal empties
+  // them all) in one change of the pile, not one change for each card.
+  removeAll(els) {
+    const by = new Map(); // pile el -> its card els leaving
+    for (const el of els) {
+      const list = by.get(el.parentNode);
+      if (list) list.push(el);
+      else if (el.parentNode) by.set(el.parentNode, [el]);
+    }
+    for (const [pile, list] of by) {
+      if (list.length === pile.childElementCount) pile.replaceChildren();
+      else for (const el of list) el.remove();
+    }
   }
 
   // Put a placed card's element in its pile, under the cards above it that are there

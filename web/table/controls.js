@@ -325,7 +325,7 @@ export class Ui {
       ? ` Their difficulty, from how long the solver searched to win them, is rated for ` +
         `${rated.toLocaleString("en")} of them: a third each Easy, Medium and Hard.`
       : ` No difficulty ratings are included for ${title} yet.`;
-    this.els.winnableNote.textContent = count
+    const note = count
       ? `New deals of ${title} are drawn from ${count.toLocaleString("en")} deal numbers ` +
         "the solver has proved winnable (a deal number typed below is dealt as it is)." +
         ratedText
@@ -336,6 +336,9 @@ export class Ui {
         ? `Not available for ${title} until the solver has started (in a moment).`
         : `Not available for ${title}: no deals proved winnable by the solver are ` +
           "included for it yet.";
+    // (Written only when it changes: settings come with every new deal, and each write of
+    // the text is a change of the document for the next frame to style.)
+    if (this.els.winnableNote.textContent !== note) this.els.winnableNote.textContent = note;
   }
 
   // Today's daily deal of the game chosen in the menu (the page's local date). It is
