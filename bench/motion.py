@@ -595,7 +595,7 @@ def compare(pairs: dict[str, list[list[Run]]]) -> None:
     """--against: each case's share of frames dropped, p95 frame time and tasks over 50 ms,
     run by run, for this checkout and the other (measured in turn, so under much the same
     load)."""
-    print("\nin turn, run by run: dropped % | p95 ms | tasks > 50 ms")
+    print("\nin turn, run by run: dropped % | p95 ms | partial % (trace) | tasks > 50 ms")
     names = [run.name for run in next(iter(pairs.values()))[0]]
     for i, name in enumerate(names):
         parts = []
@@ -603,9 +603,11 @@ def compare(pairs: dict[str, list[list[Run]]]) -> None:
             figures = [frame_figures(r[i].deltas) for r in rounds if r[i].deltas]
             dropped = "/".join(f"{100 * f['dropped']:.0f}" for f in figures)
             p95 = "/".join(f"{f['p95']:.0f}" for f in figures)
+            partial = "/".join(f"{100 * r[i].partial / (len(r[i].deltas) + 1):.0f}"
+                               for r in rounds if r[i].deltas and r[i].traced) or "-"
             tasks = "/".join(str(len(r[i].long)) for r in rounds)
             mean = statistics.mean(100 * f["dropped"] for f in figures) if figures else 0
-            parts.append(f"{label} {dropped} (mean {mean:.1f}) | {p95} | {tasks}")
+            parts.append(f"{label} {dropped} (mean {mean:.1f}) | {p95} | {partial} | {tasks}")
         print(f"{name:8s} " + "   ".join(parts))
     print(f"load {os.getloadavg()[0]:.1f}")
 
