@@ -41,7 +41,7 @@ For each case it prints the median, p95 and max frame time and the share of fram
 dropped (a frame is due every 1/60 s; a frame time of n such periods drops n - 1 of
 them); with trace, also the share of presented frames that were partial; the main
 thread's tasks over 50 ms from the intent on (the Long Tasks API; the intent's own task
-included); and the machine's load average when it ended (a shared machine's figures mean
+included, and how many of them were intents, handled in over 50 ms); and the machine's load average when it ended (a shared machine's figures mean
 little under load). Budgets: a frame every 16.7 ms, no task over 50 ms. It asserts
 nothing.
 
@@ -299,6 +299,12 @@ class Run:
         self.partial += partial
         self.long += long
 
+    @property
+    def long_intents(self) -> int:
+        """How many of the long tasks were intents (handled in over 50 ms): the others are
+        the motion's frames and whatever ran beside them."""
+        return sum(1 for ms in self.handled if ms > 50)
+
     def show(self) -> None:
         if not self.deltas:
             print(f"{self.name:7s} no frames recorded")
@@ -311,7 +317,8 @@ class Run:
               f"  dropped {100 * f['dropped']:4.1f} %{partial}"
               f"  | handled in median {statistics.median(self.handled):6.1f} ms"
               f" max {max(self.handled):6.1f} ms"
-              f"  | tasks > 50 ms {len(self.long):3d}, longest {max(self.long, default=0):5.0f} ms"
+              f"  | tasks > 50 ms {len(self.long):3d} (intents {self.long_intents}),"
+              f" longest {max(self.long, default=0):5.0f} ms"
               f"  | load {os.getloadavg()[0]:.1f}")
 
 
