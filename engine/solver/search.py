@@ -436,8 +436,9 @@ class Solver:
     on how the time is sliced.
 
     A space may ask for a *portfolio* (:attr:`Space.second_after`): once the first search
-    has expanded that many states, a second one, depth-first from the root with a table
-    of its own, takes turns with it, in rounds of positions (:attr:`Space.second_share`).
+    has expanded that many states, a second one from the root with a table of its own
+    (depth-first, or best-first in another space: :meth:`Space.second`) takes turns with
+    it, in rounds of positions (:attr:`Space.second_share`).
     Either answers for both: each is complete on its own, so either proves a loss, and a
     win replays whoever found it. The turns go by the positions each has expanded, never
     by time, so the answer does not depend on the slicing.
@@ -453,7 +454,7 @@ class Solver:
         self.result: str | None = None
         self.moves: list[Move] = []
         self._search = _Search(self.space, self.start)
-        self._second: _Search | None = None  # the portfolio's depth-first search, once on
+        self._second: _Search | None = None  # the portfolio's second search, once on
         self._check()
 
     @property
@@ -476,7 +477,9 @@ class Solver:
         if self.result is not None:  # answered: the tables are of no more use
             for search in self._searches():
                 search._drop()
-            self._search.dropped += [table for table in self.space.release() if table]
+            spaces = {id(search.space): search.space for search in self._searches()}
+            for space in spaces.values():
+                self._search.dropped += [table for table in space.release() if table]
 
     def _due(self) -> tuple[_Search, int]:
         """The search whose turn it is and how many states it may expand in this turn:
@@ -489,7 +492,8 @@ class Solver:
             return first, after - first.nodes
         second = self._second
         if second is None:
-            second = self._second = _Search(self.space, self.start, deep=True)
+            other = self.space.second()
+            second = self._second = _Search(other or self.space, self.start, deep=other is None)
         ours, theirs = self.space.second_share
         rounds = second.nodes // (theirs * _ROUND) + 1
         if first.nodes - after < ours * _ROUND * rounds:

@@ -47,9 +47,10 @@ class Space(Generic[N]):
     later: tuple[int, tuple[int, ...]] | None = None
     links_macros = True  # False: ``expand`` links a key to its parent's key only (no macro)
     can_prune = False  # True: a first, pruned pass may skip moves on a guess (no loss proved)
-    # a portfolio (see Solver): after this many positions a second, depth-first search
-    # from the root with a table of its own takes turns with the first, in this ratio of
-    # positions (first, second); None: one search
+    # a portfolio (see Solver): after this many positions a second search from the root
+    # with a table of its own (depth-first in this space, or best-first in the space
+    # ``second()`` gives) takes turns with the first, in this ratio of positions (first,
+    # second); None: one search
     second_after: int | None = None
     second_share: tuple[int, int] = (1, 1)
     # set by the space once it has proved the root lost by a test of its own (a sound
@@ -107,6 +108,11 @@ class Space(Generic[N]):
     def release(self) -> list[Table]:
         """Give up the caches grown during a search (fresh ones fill again if it goes on)."""
         return []
+
+    def second(self) -> Space[Any] | None:
+        """The space a portfolio's second search searches best-first (:attr:`second_after`),
+        made when that search starts; None: this space, searched depth-first."""
+        return None
 
 
 class MoveSpace(Space[State]):

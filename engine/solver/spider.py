@@ -32,14 +32,17 @@ use the reverse order and no level cost (docs/solver.md §8 says why).
 The search's expansion (:meth:`SpiderSpace.expand`) makes the same children as
 :meth:`SpiderSpace.steps` in one go, from what each column offers worked out once.
 
-In four-suit Spider a descending run of several suits may also move as one macro step
-(:meth:`SpiderSpace.through`): the moves that carry it piece by piece, the upper pieces
-waiting on other columns. The complete pass takes every legal move as well, so a "lost"
-answer is sound: the macros, the score and the order only decide which positions come
-first. The pruned pass (a guess, never used
-to prove a loss) leaves out moves that break a same-suit run, that carry a card from one
-other-suit card to another, that move a whole column into an empty one, and moves into
-an empty column other than the first one.
+A descending run of several suits may also move as one macro step
+(:meth:`SpiderSpace.through`, ``Weights.through``): the moves that carry it piece by
+piece, the upper pieces waiting on other columns. Four-suit Spider searches with them in
+a second search of a portfolio (:data:`PORTFOLIOS`): the search without them expands its
+first positions alone, then the two take turns, each with a table of its own.
+
+The complete pass takes every legal move as well, so a "lost" answer is sound: the
+macros, the score and the order only decide which positions come first. The pruned pass
+(a guess, never used to prove a loss) leaves out moves that break a same-suit run, that
+carry a card from one other-suit card to another, that move a whole column into an empty
+one, and moves into an empty column other than the first one.
 """
 
 from __future__ import annotations
@@ -125,6 +128,14 @@ WEIGHTS = {
 DAILY_WEIGHTS = {
     (4, False): Weights(6, 3, 3, 6, 0, 150),
 }
+# A portfolio (docs/solver.md §8.10): the positions the search of WEIGHTS expands alone
+# (as many as the page's watch of a position may: what it settles stays as it was), then
+# the shares of positions (its own, the second's) of the rounds in which a second search,
+# best-first with these weights (the macro steps, a level cost every 30 positions) and a
+# table of its own, takes turns with it
+PORTFOLIOS: dict[tuple[int, bool], tuple[int, tuple[int, int], Weights]] = {
+    (4, False): (20_000, (1, 1), Weights(6, 3, 3, 6, 0, 30, through=True)),
+}
 
 
 class SpiderSpace(Space[Node]):
@@ -134,10 +145,14 @@ class SpiderSpace(Space[Node]):
     best_first = True
     can_prune = True
 
-    def __init__(self, rules: SpiderRules, weights: Weights | None = None) -> None:
+    def __init__(self, rules: SpiderRules, weights: Weights | None = None,
+                 portfolio: tuple[int, tuple[int, int], Weights] | None = None) -> None:
         super().__init__(rules)
         w = weights or WEIGHTS[rules.suits, rules.relaxed]
         self._weights = w
+        self._second_weights: Weights | None = None
+        if portfolio is not None:
+            self.second_after, self.second_share, self._second_weights = portfolio
         # A parent link is the parent's key alone (the won line's moves are found again
         # from the children): a table of bytes only, which the cycle collector leaves
         # alone, where links holding moves cost it a sixth of the search's time.
@@ -156,6 +171,11 @@ class SpiderSpace(Space[Node]):
         pieces, self._pieces = self._pieces, {}
         info, self._info = self._info, _Columns(self._column)
         return [scores, pieces, info]
+
+    def second(self) -> SpiderSpace | None:
+        """The portfolio's second search: best-first with weights of its own."""
+        w = self._second_weights
+        return None if w is None else SpiderSpace(self.rules, w)
 
     def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:
         """The search's root: ``state`` as a :data:`Node` (the stock's cards kept aside)."""
@@ -662,8 +682,8 @@ def _packed(col: bytes, w: Weights) -> int:
 
 
 def space(rules: SpiderRules) -> SpiderSpace:
-    """The search space of a Spider variant."""
-    return SpiderSpace(rules)
+    """The search space of a Spider variant (with its portfolio, where it has one)."""
+    return SpiderSpace(rules, portfolio=PORTFOLIOS.get((rules.suits, rules.relaxed)))
 
 
 def daily_space(rules: SpiderRules) -> SpiderSpace | None:

@@ -39,7 +39,6 @@ from engine.solver.rating import (
     ratings,
     split_levels,
 )
-from engine.solver.spider import WEIGHTS
 from engine.solver.winnable import winnable_deals
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,13 +76,12 @@ def test_the_daily_deal_is_the_first_candidate_the_solver_wins_within_the_budget
     assert daily_deal(variant, FAR + timedelta(days=1)) != daily_deal(variant, FAR)
 
 
-def test_four_suit_spider_dailies_keep_the_search_they_were_defined_with(monkeypatch) -> None:
+def test_four_suit_spider_dailies_keep_the_search_they_were_defined_with() -> None:
     """No table covers four-suit Spider's dailies, so each device searches them: with the
     search they were defined with (engine.solver.daily.pinned_space), not the solver's own.
-    A solver that takes the macro steps (docs/solver.md §8.9) wins the first candidate of
-    2026-12-03 within the budget, and still the dailies are the deals the search gave when
-    they were defined."""
-    monkeypatch.setitem(WEIGHTS, (4, False), WEIGHTS[4, False]._replace(through=True))
+    The solver's own search (a portfolio whose second search takes the macro steps,
+    docs/solver.md §8.10) wins the first candidate of 2026-12-03 within the budget, and
+    still the dailies are the deals the search gave when they were defined."""
     day = "2026-12-03"
     first, second = list(candidates("spider-4", day))[:2]
     assert won_within_budget("spider-4", first)  # the changed solver's own search deals it

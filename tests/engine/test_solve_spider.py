@@ -22,7 +22,7 @@ from engine.rules.spider import COLUMNS, DEAL, STOCK
 from engine.rules.state import State
 from engine.rules.variants import rules_for
 from engine.solver.space import Space
-from engine.solver.spider import WEIGHTS, SpiderSpace, Weights
+from engine.solver.spider import PORTFOLIOS, WEIGHTS, SpiderSpace, Weights, daily_space
 from tests.engine.helpers import check_against_brute_force
 
 
@@ -349,3 +349,54 @@ def test_the_fast_pruned_expansion_takes_one_empty_column_of_two() -> None:
         assert filled.count([10 - empty]) == 10 - empty  # each top card once
         assert all(f in ([], [10 - empty]) for f in filled)  # only into the first empty
         assert same_expansion(game, pruned=True, depth=1) == 1
+
+
+# --- the portfolio of four-suit Spider (docs/solver.md §8.10) ------------------------------
+
+def alone(game: Game, weights: Weights, max_nodes: int) -> engine.Solution:
+    """One search of ``weights`` alone (no portfolio)."""
+    solver = engine.Solver(game, max_nodes, SpiderSpace(game.rules, weights))
+    solver.step(float("inf"))
+    return solver.solution()
+
+
+def test_the_portfolio_searches_alone_first_as_the_search_without_macros() -> None:
+    """Four-suit Spider's first PORTFOLIOS positions are the search of WEIGHTS alone, so
+    what it found within them (the shipped winnable list, the ratings, the worker's watch
+    of 20,000 positions) stays: deal 16 is won after the same 19,025 positions with the
+    same moves, and no second search was started. The daily's space has no portfolio."""
+    after, _, second = PORTFOLIOS[4, False]
+    assert not WEIGHTS[4, False].through and second.through
+    game = engine.new_game("spider-4", 16)
+    solver = engine.Solver(game, after)
+    solver.step(float("inf"))
+    plain = alone(game, WEIGHTS[4, False], after)
+    assert solver.result == plain.result == "won"
+    assert (solver.nodes, solver.moves) == (plain.nodes, plain.moves)
+    assert plain.nodes == 19_025
+    assert solver._second is None  # type: ignore[attr-defined]
+    assert daily_space(game.rules).second_after is None
+    assert engine.Solver(game).space.second_after == after
+
+
+PORTFOLIO_NODES = 28_000
+
+
+def test_the_portfolio_wins_a_deal_the_search_without_macros_does_not_win_so_soon() -> None:
+    """docs/solver.md §8.10: deal 129 is won by the portfolio within 28,000 positions in
+    all (27,598: its second search, with the macro steps, finds the win after 3,758),
+    the line replaying to a win under the rules; the search without the macros, alone,
+    has no answer within as many positions (nor within 40,000). Sliced finely, the
+    portfolio expands the same positions: its turns go by counts, never by the clock."""
+    game = engine.new_game("spider-4", 129)
+    answer = engine.solve(game, budget_ms=float("inf"), max_nodes=PORTFOLIO_NODES)
+    assert answer.result == "won"
+    check = game.copy()
+    for move in answer.moves:
+        check.play(move)
+    assert check.status == "won"
+    assert alone(game, WEIGHTS[4, False], PORTFOLIO_NODES).result == "unknown"
+    solver = engine.Solver(game, PORTFOLIO_NODES)
+    while solver.step(2.0) is None:
+        pass
+    assert (solver.result, solver.nodes, solver.moves) == ("won", answer.nodes, answer.moves)
