@@ -90,12 +90,14 @@ LAYER_RATIO = 8
 _TARGET = 0x40  # a card a foundation takes next, in layer_dead's rows
 # the relaxed game (Relaxed): once a search has expanded RELAX_AFTER positions, the root is
 # searched in it with the next k cards of each suit known, for each k of RELAX_KS in turn
-# (a larger k is a stronger test and a larger search), every RELAX_EVERY positions for at
-# most the positions the search expanded since RELAX_AFTER divided by RELAX_RATIO in all
+# (a larger k is a stronger test and a larger search), every RELAX_EVERY positions; each
+# time the k under way may spend RELAX_EVERY / its ratio more relaxed positions (the i-th
+# k's ratio is RELAX_RATIOS[i], the last one for the k after): the first k, whose relaxed
+# game is small (most are won within a few hundred positions), as many as the search
 RELAX_AFTER = LAYER_AFTER
 RELAX_KS = (2, 3, 4)
 RELAX_EVERY = 256
-RELAX_RATIO = 4
+RELAX_RATIOS = (1, 4)
 _KNOWN = 0x40  # a card known by its suit too, in the relaxed game's rows
 
 
@@ -136,6 +138,7 @@ class CastleSpace(Space[Node]):
         self._relax_next = 0
         self._relaxed: Relaxed | None = None
         self._relax_spent = 0
+        self._relax_credit = 0.0  # relaxed positions it may still spend
 
     def release(self) -> list[Table]:
         memos, self._memos = self._memos, {}
@@ -233,13 +236,15 @@ class CastleSpace(Space[Node]):
         """Go on searching the root in the relaxed game (:class:`Relaxed`), within the positions
         it may still spend: a k whose relaxed game is won gives way to the next; one that is
         lost proves the root lost (:attr:`lost`)."""
-        allowed = (self._expanded - RELAX_AFTER) // RELAX_RATIO - self._relax_spent
-        while allowed > 0 and self._relax_next < len(RELAX_KS) and self._root is not None:
+        ratio = RELAX_RATIOS[min(self._relax_next, len(RELAX_RATIOS) - 1)]
+        self._relax_credit += RELAX_EVERY / ratio
+        while self._relax_credit >= 1 and self._relax_next < len(RELAX_KS) and \
+                self._root is not None:
             if self._relaxed is None:
                 self._relaxed = Relaxed(*self._root, RELAX_KS[self._relax_next])
-            answer, spent = self._relaxed.run(allowed)
+            answer, spent = self._relaxed.run(int(self._relax_credit))
             self._relax_spent += spent
-            allowed -= spent
+            self._relax_credit -= spent
             if answer is None:
                 return
             self._relaxed = None
