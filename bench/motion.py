@@ -41,9 +41,9 @@ For each case it prints the median, p95 and max frame time and the share of fram
 dropped (a frame is due every 1/60 s; a frame time of n such periods drops n - 1 of
 them); with trace, also the share of presented frames that were partial; the main
 thread's tasks over 50 ms from the intent on (the Long Tasks API; the intent's own task
-included, and how many of them were intents, handled in over 50 ms); and the machine's load average when it ended (a shared machine's figures mean
-little under load). Budgets: a frame every 16.7 ms, no task over 50 ms. It asserts
-nothing.
+included, and how many of them were intents, handled in over 50 ms); and the machine's
+load average when it ended (a shared machine's figures mean little under load). Budgets:
+a frame every 16.7 ms, no task over 50 ms. It asserts nothing.
 
 With --trace it runs one of each (a finish, its undo, a Klondike deal, three moves, a
 Spider deal and a deal from its stock) under Chromium's tracing with many more categories
