@@ -590,39 +590,49 @@ class Relaxed:
                     continue
                 card = row[-1]
                 rank = card & 15
-                suits = ((card >> 4) & 3,) if card & _KNOWN else anonymous[rank]
-                for suit in suits:
+                rest = row[:-1]
+                for suit in ((card >> 4) & 3,) if card & _KNOWN else anonymous[rank]:
                     if heights[suit] == rank - 1:
                         new = list(rows)
-                        new[s] = row[:-1]
+                        new[s] = rest
                         new.sort()
                         grown = list(heights)
                         grown[suit] = rank
                         found.append((join(new), tuple(grown)))
                 dests = ends[rank + 1]  # (none for a King: ends[14])
-                if len(row) > 1:
-                    under = row[-2]
-                    low = under & 15
-                    useful = any(heights[suit] == low - 1 for suit in (
-                        ((under >> 4) & 3,) if under & _KNOWN else anonymous[low]))
+                if rest:
                     if empty:
                         new = list(rows)
-                        new[s] = row[:-1]
+                        new[s] = rest
                         new[0] = _BYTE[card]
                         new.sort()
                         later.append((join(new), heights))
+                    if not dests:
+                        continue
+                    under = rest[-1]
+                    low = under & 15
+                    if under & _KNOWN:
+                        useful = heights[(under >> 4) & 3] == low - 1
+                    else:
+                        useful = False
+                        for suit in anonymous[low]:
+                            if heights[suit] == low - 1:
+                                useful = True
+                                break
                 else:
                     useful = True
+                into = sooner if useful else later
                 for d in dests:
                     new = list(rows)
-                    new[s] = row[:-1]
+                    new[s] = rest
                     new[d] = rows[d] + _BYTE[card]
                     new.sort()
-                    (sooner if useful else later).append((join(new), heights))
-            for child in (*later, *sooner, *found):  # (the last out first)
-                if child not in seen:
-                    seen.add(child)
-                    stack.append(child)
+                    into.append((join(new), heights))
+            for children in (later, sooner, found):  # (the last out first)
+                for child in children:
+                    if child not in seen:
+                        seen.add(child)
+                        stack.append(child)
         return False, spent
 
 
