@@ -194,7 +194,7 @@ DEAL_JS = """async ([data, all]) => {
 }"""
 # At most this many cards of a cascade join their piles at once (WAVE_MAX in
 # web/table/motion.js).
-WAVE_MAX = 3
+WAVE_MAX = 6
 
 
 def deal(table: TablePage, variant: str, seed: int, tableau: int, rate: float = 1) -> dict:

