@@ -94,7 +94,7 @@ def test_a_spider_daily_is_searched_in_the_worker_while_the_page_asks_again(brow
                                                                            base_url):
     """Two suits: thousands of positions, so the search is the solver worker's (in slices
     there, between the other work it is asked for), never the page's: the page says
-    "Finding today's deal…" and asks again, one task a time, until the worker's one answer
+    "Finding today's deal…" and asks again, one task a time, until the worker's answer
     comes. So the page loads none of the solver's files, and the deal it deals is the one
     the worker sent. (How long the page's tasks take is a time, for the benchmarks:
     bench/latency.py counts the long tasks of play.)"""
@@ -113,8 +113,9 @@ def test_a_spider_daily_is_searched_in_the_worker_while_the_page_asks_again(brow
         assert (state["variant"], state["seed"]) == ("spider-2", expected)
         answers = [a for a in page.evaluate("() => window.__workerAnswers")
                    if a.get("kind") == "daily_find"]
-        assert [(a["variant"], a["date"], a["found"], a["deal"]) for a in answers] == [
-            ("spider-2", day, True, expected)]
+        assert answers  # (one, or more if asked again meanwhile: each the same)
+        assert {(a["variant"], a["date"], a["found"], a["deal"]) for a in answers} == {
+            ("spider-2", day, True, expected)}
         pages_files = page.evaluate(PAGE_FILES_JS)
         assert not [f for f in pages_files if "/engine/solver/" in f], pages_files
         assert not table.log.problems, table.log.problems
