@@ -112,6 +112,7 @@ def castle_longest() -> engine.Game:
 POSITIONS = {
     "spider-1 hinted": lambda: longest("spider-1", 11, 80),
     "spider-2 hinted": lambda: longest("spider-2", 3, 60),
+    "spider-4 hinted": lambda: longest("spider-4", 7, 60),
     "klondike hinted": lambda: longest("klondike", 3, 60),
     "klondike longest": klondike_longest,
     "castle hinted": lambda: longest("beleaguered-castle", 3, 40),
@@ -169,6 +170,49 @@ def test_large_print_shows_a_larger_index(sized, name):
             assert normal >= 12 and large >= max(16, normal * 1.15), (width, height, normal, large)
     finally:
         sized.page.evaluate(CLASS_JS, ["large-print", False])
+        sized.page.set_viewport_size({"width": 1280, "height": 800})
+    assert sized.log.problems == []
+
+
+# Each covered face-down card of a fanned pile, with how much of its back's pattern shows
+# below its cream border before the next card covers it.
+BACKS_JS = """() => {
+    const out = [];
+    for (const pile of document.querySelectorAll('[data-pile]')) {
+        const fan = pile.dataset.fan;
+        if (fan === 'stack' || fan.startsWith('waste')) continue;
+        const cards = [...pile.querySelectorAll(':scope > [data-card]')];
+        for (let i = 0; i + 1 < cards.length; i++) {
+            if (cards[i].dataset.card !== 'down') continue;
+            const r = cards[i].getBoundingClientRect();
+            const next = cards[i + 1].getBoundingClientRect();
+            const shown = fan === 'down' ? next.top - r.top : Math.abs(next.left - r.left);
+            const inset = getComputedStyle(cards[i]).boxShadow.split(/,(?![^(]*\\))/)
+                .find((s) => s.includes('inset'));
+            const border = parseFloat(inset.trim().split(/\\s+/).slice(-2)[0]);
+            out.push([pile.dataset.pile, i, shown - border]);
+        }
+    }
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("name", ["spider-4 hinted", "klondike longest"])
+def test_every_covered_face_down_card_shows_its_back_at_every_size(sized, name):
+    """A squeezed column of face-down cards still reads as card backs: below each one's cream
+    border at least 2 px of the blue pattern shows (not a stack of blank edges)."""
+    game = POSITIONS[name]()
+    sized.load(game)
+    sized.close_dialogs()
+    try:
+        for width, height in SIZES:
+            sized.page.set_viewport_size({"width": width, "height": height})
+            sized.page.evaluate(SETTLE_JS)
+            backs = sized.page.evaluate(BACKS_JS)
+            assert backs, f"{width}x{height}: no covered face-down card"
+            thin = [(p, i, round(px, 1)) for p, i, px in backs if px < 2 - 0.25]
+            assert thin == [], f"{width}x{height}"
+    finally:
         sized.page.set_viewport_size({"width": 1280, "height": 800})
     assert sized.log.problems == []
 

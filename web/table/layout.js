@@ -38,7 +38,7 @@ function pilesOf(roles, role) {
 // Card measures for a card `cw` wide: its height, the index's font size (px), and the
 // least step between cards of a fan that still shows a covered card's whole index:
 // `up` down a column, `side` along a row (the index there is the rank over its suit),
-// `down` for face-down cards (a sliver of the back is enough). Large print asks for an
+// `down` for face-down cards (a sliver of the back's pattern is enough). Large print asks for an
 // index of `want` px whatever the card's size.
 export function measures(cw, large = false, want = 0) {
   const ch = Math.round(cw * RATIO);
@@ -49,8 +49,10 @@ export function measures(cw, large = false, want = 0) {
     cw, ch, ix, least,
     up: Math.ceil(Math.max(least, ch * 0.18, cw * IX_TOP + ix + 1)),
     side: Math.ceil(Math.max(least, ch * 0.18, cw * IX_LEFT + ix + 2)),
-    down: Math.max(3, Math.round(ch * 0.045)),
-    sideDown: Math.max(3, Math.round(cw * 0.1)),
+    // below the back's cream border (5 % of the width) some of its pattern must show, or a
+    // squeezed column of backs reads as blank edges
+    down: Math.max(3, Math.round(ch * 0.045), Math.ceil(cw * 0.05) + Math.max(2, Math.round(ch * 0.025))),
+    sideDown: Math.max(3, Math.round(cw * 0.1), Math.ceil(cw * 0.05) + 2),
   };
 }
 
