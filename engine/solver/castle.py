@@ -128,6 +128,9 @@ class CastleSpace(Space[Node]):
         # the layer test: positions expanded, its own positions spent, and per foundation
         # heights the rows (in its form) proved dead or met by a run that proved nothing
         self.layers = True
+        # runs moved through the empty rows as one step (_runs), once a search has expanded
+        # LAYER_AFTER positions
+        self.runs = True
         self._expanded = 0
         self._spent = 0
         self._layers: dict[tuple[int, ...], tuple[bytes, set[bytes], set[bytes]]] = {}
@@ -280,8 +283,8 @@ class CastleSpace(Space[Node]):
                 onto[row[-1] & 15].append(d)
             elif empty < 0:
                 empty = d
-        # moves as one number each, (200 - how promising) << 8 | src << 4 | dst, dst >= ROWS
-        # for a foundation
+        # moves as one number each, (200 - how promising) << 12 | cards << 8 | src << 4 | dst,
+        # dst >= ROWS for a foundation, cards 0 for one card, else a run's length (_runs)
         scored: list[int] = []
         frees = empty >= 0  # a row is empty, or a move empties one: not stuck()
         home = False  # a card can go to its foundation
@@ -296,7 +299,7 @@ class CastleSpace(Space[Node]):
                     continue
                 uncover = 30 if row[-2] in nexts else 0
                 if empty >= 0:
-                    scored.append((215 - uncover) << 8 | s << 4 | empty)
+                    scored.append((215 - uncover) << 12 | s << 4 | empty)
             else:
                 if card in nexts or onto[(card & 15) + 1]:
                     frees = True
@@ -305,9 +308,9 @@ class CastleSpace(Space[Node]):
                 uncover = 20
             if card in nexts:
                 home = True
-                scored.append((100 - uncover) << 8 | s << 4 | (ROWS + (card >> 4)))
+                scored.append((100 - uncover) << 12 | s << 4 | (ROWS + (card >> 4)))
             for d in onto[(card & 15) + 1]:
-                scored.append((190 - uncover) << 8 | s << 4 | d)
+                scored.append((190 - uncover) << 12 | s << 4 | d)
         if not frees and stuck(rows, heights):
             return None, False  # no row can ever be emptied again
         if parent is not None:
@@ -320,6 +323,8 @@ class CastleSpace(Space[Node]):
             if not home and self.layers and self._expanded > LAYER_AFTER and \
                     self._layer_dead(rows, heights, nexts):
                 return None, False  # no card can ever go to a foundation again
+        if empty >= 0 and self.runs and self._expanded > LAYER_AFTER:
+            _runs(rows, onto, nexts, scored)
         # the most promising last: among equal scores the search takes the newest first
         scored.sort(reverse=True)
         steps += 1
@@ -333,14 +338,27 @@ class CastleSpace(Space[Node]):
             new = list(rows)
             src = rows[s]
             card = src[-1]
-            row = new[s] = src[:-1]
-            if d >= ROWS:
+            run = code >> 8 & 15
+            if run:  # a run of cards through the empty rows
+                row = new[s] = src[:-run]
+                grow = new[d] = rows[d] + src[-run:]
+                if row and (row[-1] & 15) <= low2 and row[-1] in nexts:
+                    grown = list(heights)
+                    auto = _settle(new, grown, to_foundation)
+                    after = tuple(grown)
+                else:
+                    after = heights
+                    auto = []
+                plain = False
+            elif d >= ROWS:
+                row = new[s] = src[:-1]
                 grown = list(heights)
                 grown[d - ROWS] += 1
                 auto = _settle(new, grown, to_foundation)
                 after = tuple(grown)
                 plain = False
             else:
+                row = new[s] = src[:-1]
                 grow = new[d] = rows[d] + _BYTE[card]
                 # only the uncovered card can have become safe
                 if row and (row[-1] & 15) <= low2 and row[-1] in nexts:
@@ -361,7 +379,7 @@ class CastleSpace(Space[Node]):
             if queue < 0:  # depth first: no score
                 out.append((0, ckey, (ckey, after, steps, 0, card if plain else -1)))
                 continue
-            if plain:  # two rows changed
+            if plain or (run and after is heights):  # two rows changed
                 a = memo.get(row)
                 if a is None:
                     a = memo[row] = row_score(row, nexts)
@@ -376,6 +394,10 @@ class CastleSpace(Space[Node]):
             if parent is None:
                 if plain:
                     macro = (row_moves[code & 255],)
+                elif run:
+                    free = [e for e in range(ROWS) if not rows[e] and e != d]
+                    macro = (*(row_moves[a << 4 | b] for a, b in _run_moves(s, d, run, free)),
+                             *auto)
                 else:
                     first = to_foundation[(s, d - ROWS)] if d >= ROWS else row_moves[code & 255]
                     macro = (first, *auto)
@@ -634,6 +656,45 @@ class Relaxed:
                         seen.add(child)
                         stack.append(child)
         return False, spent
+
+
+def _runs(rows: list[bytes], onto: list[list[int]], nexts: bytes, scored: list[int]) -> None:
+    """Append to ``scored`` (coded as in CastleSpace.expand) the moves of runs of two cards
+    or more (each a rank below the one under it, any suits) through the empty rows: with
+    ``e`` empty rows, a run of up to ``2 ** e`` cards onto a card one rank above its lowest,
+    or of up to ``2 ** (e - 1)`` into an empty row (:func:`_run_moves`)."""
+    free = [d for d in range(ROWS) if not rows[d]]
+    cap = 1 << len(free)
+    for s in range(ROWS):
+        row = rows[s]
+        size = len(row)
+        if size < 2:
+            continue
+        uncover = 0
+        run = 1
+        while run < size and run < cap and (row[-run - 1] & 15) == (row[-run] & 15) + 1:
+            run += 1
+            if run < size:
+                uncover = 30 if row[-run - 1] in nexts else 0
+            else:
+                uncover = 20
+            for d in onto[(row[-run] & 15) + 1]:
+                scored.append((185 - uncover) << 12 | run << 8 | s << 4 | d)
+            if run < size and run <= cap >> 1:
+                scored.append((210 - uncover) << 12 | run << 8 | s << 4 | free[0])
+
+
+def _run_moves(src: int, dst: int, cards: int, free: list[int]) -> list[tuple[int, int]]:
+    """The one-card moves (from, to) that carry the top ``cards`` of row ``src`` onto row
+    ``dst`` through the empty rows ``free`` (at most ``2 ** len(free)`` cards): the upper
+    half into an empty row, the rest onto ``dst``, the upper half after it, each through the
+    other empty rows."""
+    if cards == 1:
+        return [(src, dst)]
+    spare, rest = free[0], free[1:]
+    upper = cards // 2
+    return (_run_moves(src, spare, upper, rest) + _run_moves(src, dst, cards - upper, rest)
+            + _run_moves(spare, dst, upper, rest))
 
 
 def _settle(rows: list[bytes], heights: list[int],
