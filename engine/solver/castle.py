@@ -33,6 +33,10 @@ empty row); so each such child is the previous position or one of that position'
 children, which the search has met already. Only duplicates are skipped: the positions
 the search expands are the same, found with less work.
 
+Once a search has expanded LAYER_AFTER positions, a run of cards (each a rank below the one
+under it) that the empty rows let through moves as one step too (:func:`_runs`), besides
+every one-card move: winning lines get shorter, and a loss still costs every position.
+
 The search is best-first on a score that adds twice the number of steps from the root
 to an estimate of the work left, so a long detour loses to a shorter line (the score
 never changes which positions a complete search visits, so it cannot change a "lost").
