@@ -111,6 +111,7 @@ class Weights(NamedTuple):
     promising_first: bool = True
     through: bool = False
     ahead: int = 0
+    run: int = 0
 
 
 # by (suits, relaxed)
@@ -134,7 +135,7 @@ DAILY_WEIGHTS = {
 # best-first with these weights (the macro steps, a level cost every 30 positions) and a
 # table of its own, takes turns with it
 PORTFOLIOS: dict[tuple[int, bool], tuple[int, tuple[int, int], Weights]] = {
-    (4, False): (20_000, (1, 1), Weights(6, 3, 3, 6, 0, 30, through=True)),
+    (4, False): (20_000, (1, 1), Weights(6, 3, 3, 6, 0, 30, through=True, run=40)),
 }
 
 
@@ -205,6 +206,8 @@ class SpiderSpace(Space[Node]):
         score = (total & 0xFFFF) - COLUMNS * _OFFSET + (total >> 16) * w.down + stock * w.stock
         if w.quota:
             score += self._level_nodes[stock // COLUMNS] // w.quota
+        if w.run:
+            score -= w.run * node[2]
         if w.ahead:
             score += self._ahead(node, w.ahead)
         return score
@@ -443,13 +446,15 @@ class SpiderSpace(Space[Node]):
                 if gone >= 8:
                     return ckey, skipped
                 child = (tuple(new), rest, gone)
-                base = (t & 0xFFFF) + (t >> 16) * down + rest * w.stock - offset + (
+                base = (t & 0xFFFF) + (t >> 16) * down + rest * w.stock - offset - w.run * gone + (
                     self._ahead(child, w.ahead) if w.ahead else 0)
                 fresh.append((base + (levels[rest // COLUMNS] // w.quota if w.quota else 0),
                               ckey, child))
         packs = self._column_scores
         weights = w
-        plain = stock * w.stock + (levels[level] // w.quota if w.quota else 0) - offset
+        plain = stock * w.stock + (levels[level] // w.quota if w.quota else 0) - offset - (
+            w.run * cleared)
+        run = w.run
         ahead = w.ahead if stock >= COLUMNS else 0
         if ahead:
             dealt = self._dealt[stock]
@@ -487,6 +492,8 @@ class SpiderSpace(Space[Node]):
                 joined = packs[col] = _packed(col, weights)
             t = total - infos[s][0] - infos[d][0] + moved + joined
             score = (t & 0xFFFF) + (t >> 16) * down + plain
+            if gone != cleared:
+                score -= run
             if ahead:
                 score += ahead * (land(entry[5], dealt[s]) + land(col, dealt[d])
                                   - land(cols[s], dealt[s]) - land(cols[d], dealt[d]))
