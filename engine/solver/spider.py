@@ -100,7 +100,8 @@ class Weights(NamedTuple):
     equal scores (else last, as the one-suit games have always done), whether runs of
     several suits move as one step (:meth:`SpiderSpace.through`), and how many times
     the score also charges what the next deal's cards would cost where they land on the
-    columns as they are (0: not at all; the solver knows those cards)."""
+    columns as they are (0: not at all; the solver knows those cards), and the points
+    each run cleared takes off (a move that clears one then comes first)."""
 
     down: int
     loose: int
@@ -132,8 +133,9 @@ DAILY_WEIGHTS = {
 # A portfolio (docs/solver.md §8.10): the positions the search of WEIGHTS expands alone
 # (as many as the page's watch of a position may: what it settles stays as it was), then
 # the shares of positions (its own, the second's) of the rounds in which a second search,
-# best-first with these weights (the macro steps, a level cost every 30 positions) and a
-# table of its own, takes turns with it
+# best-first with these weights (the macro steps, a level cost every 30 positions, 40
+# points off per run cleared: docs/solver.md §8.11) and a table of its own, takes turns
+# with it
 PORTFOLIOS: dict[tuple[int, bool], tuple[int, tuple[int, int], Weights]] = {
     (4, False): (20_000, (1, 1), Weights(6, 3, 3, 6, 0, 30, through=True, run=40)),
 }
