@@ -159,9 +159,13 @@ def pinned_space(rules: Rules) -> Space[Any] | None:
     its daily would otherwise change with the solver's tuning, and two versions of the app
     would deal two different dailies on one date (the spaces keep their dailies' weights:
     engine/solver/spider.py DAILY_WEIGHTS)."""
-    if variant(rules.variant).family == "spider":
+    family = variant(rules.variant).family
+    if family == "spider":
         from .spider import daily_space
         return daily_space(rules)
+    if family == "klondike":
+        from .klondike import daily_space as klondike_daily
+        return klondike_daily(rules)
     return None
 
 

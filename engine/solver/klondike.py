@@ -130,6 +130,9 @@ class KlondikeSpace(Space[State]):
     queues = 2
     turns = (0,)
     later = (LATER_AFTER, LATER_TURNS)
+    # a talon card goes to a column only together with a move that puts a card on it
+    # (docs/solver.md §7.14); the dailies' space places it bare (daily_space)
+    covers = True
 
     def __init__(self, rules: KlondikeRules, weights: tuple[int, int, int, int] = WEIGHTS,
                  ) -> None:
@@ -138,8 +141,9 @@ class KlondikeSpace(Space[State]):
         self._scores: dict[Pile, int] = {}
         self._columns: dict[Pile, _ColumnBits] = {}  # for dead()
         self._down, self._up, self._talon, self._empty = weights
-        # the states the pruned pass expanded in part, by id (held, so no id is reused)
-        self._partial: dict[int, State] = {}
+        # the states the pruned pass expanded in part, by id (held, so no id is reused),
+        # and whether it left out covers of talon cards too
+        self._partial: dict[int, tuple[State, bool]] = {}
 
     def release(self) -> list[Table]:
         tables = [self._scores, self._columns, self._partial]
@@ -227,8 +231,11 @@ class KlondikeSpace(Space[State]):
         of use only after other moves (see above)."""
         piles = state.piles
         skipped = False
+        cover = self.covers
         # a state the pruned pass expanded in part: its other children are known already
-        only_skipped = not pruned and self._partial and self._partial.pop(id(state), None)
+        noted = not pruned and self._partial and self._partial.pop(id(state), None)
+        only_skipped = bool(noted)
+        cover_skipped = bool(noted and noted[1])
         if not only_skipped and dead(piles, self._columns):
             return [], False
         ids = self._ids
@@ -241,6 +248,7 @@ class KlondikeSpace(Space[State]):
         # bit mask over the card numbers; and the cards a card may come to lie on
         memo = self._columns
         runs = []
+        movables = []
         free = column_tops = 0
         for column in columns:
             if column:
@@ -248,10 +256,12 @@ class KlondikeSpace(Space[State]):
                 if bits is None:
                     bits = memo[column] = _column_bits(column)
                 runs.append(bits[4])
+                movables.append(bits[1])
                 free |= bits[1]
                 column_tops |= bits[2]
             else:
                 runs.append(0)
+                movables.append(0)
         in_talon = home = 0
         for card in cards:
             in_talon |= 1 << card
@@ -320,19 +330,83 @@ class KlondikeSpace(Space[State]):
                         if pruned:
                             if not skipped:
                                 skipped = True  # the complete pass will make it
-                                self._partial[id(state)] = state
+                                self._partial[id(state)] = (state, False)
                             continue
                     gain = 45 if to_foundation else 0
                 for d in targets:
                     new = list(piles)
                     _move(new, s, d, k)
                     add(gain, (Move(ids[s], ids[d], k),), new, s)
-        if only_skipped:
+        def covered(new: list[Pile], d: int, placed: int, macro: Macro) -> None:
+            # the steps that put a card on ``placed``, just placed on column d from the
+            # talon: a run from another column, a foundation card, or another talon card
+            # placed in turn (and covered at once); the moves A's steps would make from
+            # ``new`` onto it, with the same tests of use
+            nonlocal skipped
+            want = _TAKES_BITS[placed]
+            cols = tuple(new[:COLUMNS])
+            after = runs.copy()
+            after[d] += 1
+            gap = next((e for e in range(COLUMNS) if not cols[e]), None)
+            for s in range(COLUMNS):
+                if s == d or not movables[s] & want:
+                    continue
+                column, run = cols[s], runs[s]
+                k = 1
+                while not want >> column[-k] & 1:
+                    k += 1
+                n = len(column)
+                if k == n:  # the column empties
+                    if only_skipped or not _king_waits(cols, after, free, s):
+                        continue
+                    gain = 30
+                elif k == run:  # turns a card over
+                    if only_skipped:
+                        continue
+                    gain = 50
+                else:
+                    under = column[-k - 1]
+                    if found[(under >> 4) & 3] == (under & RANK_MASK) - 1:
+                        if only_skipped:
+                            continue
+                        gain = 45
+                    else:
+                        if not _uncovered_use(cols, after, s, k, free, gap):
+                            continue
+                        if pruned:  # the complete pass will make it
+                            skipped = True
+                            self._partial[id(state)] = (state, True)
+                            continue
+                        gain = 0
+                child = new.copy()
+                _move(child, s, d, k)
+                add(gain + 5, (*macro, Move(ids[s], ids[d], k)), child, s)
+            if not only_skipped:
+                rank = (placed & RANK_MASK) - 1
+                for f in _OTHER_COLOUR[(placed >> 4) & 3]:
+                    if found[f] == rank:
+                        top = f << 4 | rank
+                        if (_chain_follows(top, passing, settled)
+                                or rank > 2 and _below_fits(top, hosts)):
+                            child = new.copy()
+                            _move(child, F0 + f, d, 1)
+                            add(-5, (*macro, Move(ids[F0 + f], ids[d])), child, -1)
+            rest = talon(new)
+            for j, card in enumerate(rest):
+                if want >> card & 1 and _chain_follows(card, passing, settled):
+                    child = new.copy()
+                    take_from_talon(child, rest, j)
+                    child[d] = child[d] + (card,)
+                    covered(child, d, card,
+                            (*macro, *talon_macro(new, j), Move("waste", ids[d])))
+
+        if only_skipped and not cover_skipped:
             cards = ()
+        if only_skipped:
             tops = []
         for j, card in enumerate(cards):
             suit = (card >> 4) & 3
-            to_found = found[suit] == (card & RANK_MASK) - 1
+            to_found = found[suit] == (card & RANK_MASK) - 1 and not only_skipped
             targets = fits.get(card, [])
             if card & RANK_MASK == KING and empty is not None:
                 targets = [empty]
@@ -350,7 +424,10 @@ class KlondikeSpace(Space[State]):
                 new = list(piles)
                 take_from_talon(new, cards, j)
                 new[d] = new[d] + (card,)
-                add(20, (*lead, Move("waste", ids[d])), new, None)
+                if cover:
+                    covered(new, d, card, (*lead, Move("waste", ids[d])))
+                else:
+                    add(20, (*lead, Move("waste", ids[d])), new, None)
         for card in tops:
             targets = fits.get(card, [])
             if card & RANK_MASK == KING and empty is not None:
@@ -494,6 +571,14 @@ def _safe(card: int, heights: tuple[int, ...]) -> bool:
 def space(rules: KlondikeRules) -> KlondikeSpace:
     """The search space of Klondike."""
     return KlondikeSpace(rules)
+
+
+def daily_space(rules: KlondikeRules) -> KlondikeSpace:
+    """The space of Klondike's daily search: the one the dailies were defined with, whose
+    talon cards go to a column bare (docs/solver.md §13.3)."""
+    daily = KlondikeSpace(rules)
+    daily.covers = False
+    return daily
 
 
 def _pair(card: int, step: int) -> tuple[int, ...]:

@@ -22,6 +22,7 @@ from engine.solver.daily import (
     daily_deal,
     is_candidate,
     parse_day,
+    pinned_space,
     pool_deal,
     read_table,
     round_keys,
@@ -39,6 +40,7 @@ from engine.solver.rating import (
     ratings,
     split_levels,
 )
+from engine.solver.search import Solver
 from engine.solver.winnable import winnable_deals
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,9 +59,13 @@ CHEAP = ["klondike", "doublets", "beleaguered-castle", "spider-relaxed-1"]
 FAR = date(2040, 3, 1)  # past the tables found ahead: a date the device searches
 
 
-def won_within_budget(variant: str, deal: int) -> bool:
-    answer = engine.solve(engine.new_game(variant, deal), 1e9, BUDGET[variant])
-    return answer.result == "won"
+def won_within_budget(variant: str, deal: int, own: bool = False) -> bool:
+    """Whether the daily's search (its pinned space where it has one; ``own``: the solver's
+    own search) wins ``deal`` within the budget."""
+    game = engine.new_game(variant, deal)
+    solver = Solver(game, BUDGET[variant], None if own else pinned_space(game.rules))
+    solver.step(1e9)
+    return solver.result == "won"
 
 
 @pytest.mark.parametrize("variant", CHEAP)
@@ -84,10 +90,23 @@ def test_four_suit_spider_dailies_keep_the_search_they_were_defined_with() -> No
     still the dailies are the deals the search gave when they were defined."""
     day = "2026-12-03"
     first, second = list(candidates("spider-4", day))[:2]
-    assert won_within_budget("spider-4", first)  # the changed solver's own search deals it
+    assert won_within_budget("spider-4", first, own=True)  # the changed solver's own search
     assert [DailySearch("spider-4", d).run() for d in ("2026-12-02", day, "2026-12-04")] == \
         [3088020867, second, 4199348819]
     assert second == 603090388
+
+
+def test_klondike_dailies_keep_the_search_they_were_defined_with() -> None:
+    """Klondike's solver places a talon card only together with a card put on it
+    (docs/solver.md §7.14); its dailies keep the search they were defined with, which
+    places it bare. On 2040-03-07 (no table covers it) the solver's own search does not win
+    the first candidate within the budget, and still that is the daily: the deal the
+    dailies' search gives."""
+    day = "2040-03-07"
+    first = next(candidates("klondike", day))
+    assert not won_within_budget("klondike", first, own=True)
+    assert won_within_budget("klondike", first)
+    assert daily_deal("klondike", day) == DailySearch("klondike", day).run() == first
 
 
 def test_no_two_dates_share_a_candidate_so_ten_years_of_dailies_are_all_distinct() -> None:
