@@ -61,11 +61,14 @@ and makes only those moves there: every other child of such a state is known alr
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import Any
+
 from ..rules.cards import DOWN, KING, RANK_MASK
 from ..rules.klondike import COLUMNS, F0, STOCK, TURN, WASTE, KlondikeRules, alternating_run
 from ..rules.moves import Move
 from ..rules.state import Pile, State
-from .space import Child, Macro, Space, Table
+from .space import Child, Fresh, Macro, Space, Table
 
 _SEP = b"\xff"
 _UP = ~DOWN & 0xFF
@@ -77,6 +80,8 @@ WEIGHTS = (15, 5, 5, 2)
 # takes one turn in four, starting from the positions waiting in the first one's frontier
 LATER_AFTER = 5000
 LATER_TURNS = (0, 0, 0, 1)
+# a covered placement's child is scored this much worse in best-first order (§7.14)
+COVER_BIAS = 20
 
 
 def talon(piles: tuple[Pile, ...] | list[Pile]) -> tuple[int, ...]:
@@ -133,6 +138,7 @@ class KlondikeSpace(Space[State]):
     # a talon card goes to a column only together with a move that puts a card on it
     # (docs/solver.md §7.14); the dailies' space places it bare (daily_space)
     covers = True
+    cover_bias = COVER_BIAS
 
     def __init__(self, rules: KlondikeRules, weights: tuple[int, int, int, int] = WEIGHTS,
                  ) -> None:
@@ -144,6 +150,7 @@ class KlondikeSpace(Space[State]):
         # the states the pruned pass expanded in part, by id (held, so no id is reused),
         # and whether it left out covers of talon cards too
         self._partial: dict[int, tuple[State, bool]] = {}
+        self._biases: list[int] = []  # steps(): each child's bias in best-first order
 
     def release(self) -> list[Table]:
         tables = [self._scores, self._columns, self._partial]
@@ -284,14 +291,15 @@ class KlondikeSpace(Space[State]):
                 if rank > 1:
                     for suit in _OTHER_COLOUR[(top >> 4) & 3]:
                         fits.setdefault(suit << 4 | (rank - 1), []).append(d)
-        out: list[tuple[int, Macro, list[Pile], int | None]] = []
+        out: list[tuple[int, Macro, list[Pile], int | None, int]] = []
         # the parent is settled: a child needs settling only when a foundation changed
         # (probe -1) or a column uncovered the next card of a suit where it is safe
         wanted = _wanted(*found)
 
-        def add(priority: int, macro: Macro, new: list[Pile], probe: int | None) -> None:
+        def add(priority: int, macro: Macro, new: list[Pile], probe: int | None,
+                bias: int = 0) -> None:
             # sorted by priority, highest first, then in the order made (fewer than 256)
-            out.append((len(out) - (priority << 8), macro, new, probe))
+            out.append((len(out) - (priority << 8), macro, new, probe, bias))
 
         for s in range(COLUMNS):
             column = columns[s]
@@ -340,22 +348,24 @@ class KlondikeSpace(Space[State]):
         def covered(new: list[Pile], d: int, placed: int, macro: Macro) -> None:
             # the steps that put a card on ``placed``, just placed on column d from the
             # talon: a run from another column, a foundation card, or another talon card
-            # placed in turn (and covered at once); the moves A's steps would make from
+            # placed in turn (and covered at once); the moves these steps would make from
             # ``new`` onto it, with the same tests of use
             nonlocal skipped
             want = _TAKES_BITS[placed]
-            cols = tuple(new[:COLUMNS])
-            after = runs.copy()
-            after[d] += 1
-            gap = next((e for e in range(COLUMNS) if not cols[e]), None)
+            cols: tuple[Pile, ...] = ()
+            after = runs
             for s in range(COLUMNS):
                 if s == d or not movables[s] & want:
                     continue
-                column, run = cols[s], runs[s]
+                column, run = new[s], runs[s]
                 k = 1
                 while not want >> column[-k] & 1:
                     k += 1
                 n = len(column)
+                if not cols and (k == n or k < run):  # the position after the placement
+                    cols = tuple(new[:COLUMNS])
+                    after = runs.copy()
+                    after[d] += 1
                 if k == n:  # the column empties
                     if only_skipped or not _king_waits(cols, after, free, s):
                         continue
@@ -371,6 +381,7 @@ class KlondikeSpace(Space[State]):
                             continue
                         gain = 45
                     else:
+                        gap = next((e for e in range(COLUMNS) if not cols[e]), None)
                         if not _uncovered_use(cols, after, s, k, free, gap):
                             continue
                         if pruned:  # the complete pass will make it
@@ -380,7 +391,7 @@ class KlondikeSpace(Space[State]):
                         gain = 0
                 child = new.copy()
                 _move(child, s, d, k)
-                add(gain + 5, (*macro, Move(ids[s], ids[d], k)), child, s)
+                add(gain + 5, (*macro, Move(ids[s], ids[d], k)), child, s, self.cover_bias)
             if not only_skipped:
                 rank = (placed & RANK_MASK) - 1
                 for f in _OTHER_COLOUR[(placed >> 4) & 3]:
@@ -390,7 +401,10 @@ class KlondikeSpace(Space[State]):
                                 or rank > 2 and _below_fits(top, hosts)):
                             child = new.copy()
                             _move(child, F0 + f, d, 1)
-                            add(-5, (*macro, Move(ids[F0 + f], ids[d])), child, -1)
+                            add(-5, (*macro, Move(ids[F0 + f], ids[d])), child, -1,
+                                self.cover_bias)
+            if not in_talon & want:
+                return
             rest = talon(new)
             for j, card in enumerate(rest):
                 if want >> card & 1 and _chain_follows(card, passing, settled):
@@ -442,7 +456,8 @@ class KlondikeSpace(Space[State]):
                 add(-10, (Move(ids[f], ids[d]),), new, -1)
         out.sort(key=_first)
         result: list[Child] = []
-        for _, macro, new, probe in out:
+        self._biases = [item[4] for item in out]
+        for _, macro, new, probe, _ in out:
             if probe is None or (probe >= 0 and not (new[probe] and new[probe][-1] in wanted)):
                 result.append((macro, State(tuple(new))))
                 continue
@@ -450,8 +465,27 @@ class KlondikeSpace(Space[State]):
             result.append(((*macro, *auto) if auto else macro, State(tuple(new))))
         return result, skipped
 
+    def expand(self, node: State, key: Hashable, parent: dict[Hashable, Any], fresh: Fresh,
+               queue: int, pruned: bool) -> tuple[Hashable | None, bool]:
+        """:meth:`Space.expand`, with a covered placement's child scored ``cover_bias``
+        worse in the first ordering: the cover's gain counts as if it came a step later.
+        Not the root's children: they wait in every ordering, each scored by :meth:`score`
+        alone (see the search), whatever the number of orderings."""
+        children, skipped = self.steps(node, pruned)
+        biases = self._biases if queue == 0 and parent[key] is not None else None
+        score, is_won, key_of = self.score, self.is_won, self.key
+        for i, (macro, child) in enumerate(children):
+            ckey = key_of(child)
+            if ckey in parent:
+                continue
+            parent[ckey] = (key, macro)
+            if is_won(child):
+                return ckey, skipped
+            fresh.append((score(child, queue) + (biases[i] if biases else 0), ckey, child))
+        return None, skipped
 
-def _first(item: tuple[int, Macro, list[Pile], int | None]) -> int:
+
+def _first(item: tuple[int, Macro, list[Pile], int | None, int]) -> int:
     return item[0]
 
 
