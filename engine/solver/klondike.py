@@ -48,6 +48,13 @@ talon or a foundation: so a chain of such cards must reach a card from a column
 brute-force search of the real rules (tests/engine/test_solver.py,
 tests/engine/test_solve_klondike.py) keep this honest.
 
+Covered placements. Put off to just before its use, a talon card placed in a column is
+followed at once by the move that puts a card on it, so a step places a talon card only
+together with such a move (a run from another column, a foundation card, or another talon
+card placed and covered in turn), and no step leaves a talon card bare (docs/solver.md
+§7.11, §7.14). The dailies' space (:func:`daily_space`) places it bare, as when they were
+defined.
+
 Dead positions: :func:`dead` proves some card can never reach its foundation.
 
 After LATER_AFTER positions a second ordering, depth first, takes one turn in four over
