@@ -43,6 +43,8 @@ never changes which positions a complete search visits, so it cannot change a "l
 Three orderings take turns over one table of positions met (steps weighed 2, 1 and 1;
 see :mod:`engine.solver.search`), joined after LAYER_AFTER positions by a deepest-first
 and a greedy one: different weights win on different deals, and a loss costs the same.
+After LAYER_AFTER positions, too, each empty row of a child puts it LATE_EMPTY further
+forward in the orderings (with the runs, an empty row doubles what a step can carry).
 The measurements behind these choices: docs/solver.md §9.
 
 Each position links to its parent's key only; a won line's moves are found again from
@@ -91,6 +93,11 @@ LATER_TURNS = (0, 1, 2, 0, 1, 2, 3, 4)
 LAYER_AFTER = 5000
 LAYER_LIMIT = 3000
 LAYER_RATIO = 8
+# once a search has expanded LAYER_AFTER positions, each empty row of a child made takes
+# this much more off its place in every ordering (not off the score it keeps): with runs
+# moved through the empty rows as one step (_runs), each empty row doubles the cards a
+# step can carry
+LATE_EMPTY = 8
 _TARGET = 0x40  # a card a foundation takes next, in layer_dead's rows
 # the relaxed game (Relaxed): once a search has expanded RELAX_AFTER positions, the root is
 # searched in it with the next k cards of each suit known, for each k of RELAX_KS in turn
@@ -336,6 +343,7 @@ class CastleSpace(Space[Node]):
         join = _SEP.join
         step = self._steps[queue] * steps
         low2 = min(heights) + 2
+        late = LATE_EMPTY if self._expanded > LAYER_AFTER else 0
         for code in scored:
             s = code >> 4 & 15
             d = code & 15
@@ -407,7 +415,8 @@ class CastleSpace(Space[Node]):
                     macro = (first, *auto)
                 out.append((macro, child))
             else:
-                out.append((value + step, ckey, child))
+                out.append((value + step - late * new.count(b"") if late else value + step,
+                            ckey, child))
         return None, False
 
 
