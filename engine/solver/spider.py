@@ -134,10 +134,10 @@ DAILY_WEIGHTS = {
 # (as many as the page's watch of a position may: what it settles stays as it was), then
 # the shares of positions (its own, the second's) of the rounds in which a second search,
 # best-first with these weights (the macro steps, a level cost every 30 positions, 40
-# points off per run cleared: docs/solver.md §8.11) and a table of its own, takes turns
-# with it
+# points off per run cleared, a card on an other-suit successor charged 4: docs/solver.md
+# §8.11, §8.12) and a table of its own, takes turns with it
 PORTFOLIOS: dict[tuple[int, bool], tuple[int, tuple[int, int], Weights]] = {
-    (4, False): (20_000, (1, 1), Weights(6, 3, 3, 6, 0, 30, through=True, run=40)),
+    (4, False): (20_000, (1, 1), Weights(6, 3, 4, 6, 0, 30, through=True, run=40)),
 }
 
 
