@@ -54,6 +54,20 @@ def node_of(game: Game) -> tuple[tuple[bytes, ...], tuple[int, ...]]:
     return tuple(bytes(p) for p in piles[:ROWS]), tuple(len(p) for p in piles[ROWS:])
 
 
+def switch_off(monkeypatch: pytest.MonkeyPatch, part: str) -> None:
+    """From here on the solver's Castle space has one of its parts (a flag of
+    CastleSpace: ``relax``, ``layers``, ``runs``) turned off, besides any turned off
+    before."""
+    original = solve_castle.space
+
+    def space(rules: object) -> solve_castle.CastleSpace:
+        made = original(rules)  # type: ignore[arg-type]
+        setattr(made, part, False)
+        return made
+
+    monkeypatch.setattr(solve_castle, "space", space)
+
+
 # --- the dead-position test ------------------------------------------------------------
 
 # 6S can go up (f0 holds 5S) but then every row is blocked for good: Kings need an empty
@@ -503,26 +517,13 @@ def test_the_layer_test_proves_deal_24_lost_in_under_half_the_positions(
     positions that the layer test kills sooner). With empty rows weighed more later
     (LATE_EMPTY), the orderings reach those positions later still: 59,816."""
     game = engine.new_game("beleaguered-castle", 24)
-    original = solve_castle.space
-
-    def unrelaxed(rules: object) -> solve_castle.CastleSpace:
-        made = original(rules)  # type: ignore[arg-type]
-        made.relax = False  # (the relaxed game proves it lost sooner still)
-        return made
-
-    monkeypatch.setattr(solve_castle, "space", unrelaxed)
+    switch_off(monkeypatch, "relax")  # (the relaxed game proves it lost sooner still)
     answer = engine.solve(game, budget_ms=600_000)
     assert (answer.result, answer.nodes) == ("lost", 59_816)
     monkeypatch.setattr(solve_castle, "LATE_EMPTY", 0)
     answer = engine.solve(game, budget_ms=600_000)
     assert answer.result == "lost" and answer.nodes < 92_638 // 2
-
-    def without(rules: object) -> solve_castle.CastleSpace:
-        made = unrelaxed(rules)
-        made.layers = False
-        return made
-
-    monkeypatch.setattr(solve_castle, "space", without)
+    switch_off(monkeypatch, "layers")  # (the relaxed game stays off)
     alone = engine.solve(game, budget_ms=600_000)
     assert (alone.result, alone.nodes) == ("lost", 92_638)
 
@@ -635,14 +636,7 @@ def test_the_relaxed_game_proves_deal_124_lost_and_changes_no_win(
     assert (solver.result, solver.nodes) == ("lost", 11_904)
     won = engine.solve(engine.new_game("beleaguered-castle", 979), budget_ms=600_000)
     assert won.result == "won"
-    original = solve_castle.space
-
-    def unrelaxed(rules: object) -> solve_castle.CastleSpace:
-        made = original(rules)  # type: ignore[arg-type]
-        made.relax = False
-        return made
-
-    monkeypatch.setattr(solve_castle, "space", unrelaxed)
+    switch_off(monkeypatch, "relax")
     assert engine.solve(game, max_nodes=150_000).result == "unknown"
     alone = engine.solve(engine.new_game("beleaguered-castle", 979), budget_ms=600_000)
     assert (alone.result, alone.nodes, alone.moves) == ("won", won.nodes, won.moves)
@@ -750,14 +744,7 @@ def test_runs_as_one_step_win_deal_419_within_a_tenth_of_the_positions(
     answer = engine.solve(game, budget_ms=600_000)
     assert (answer.result, answer.nodes) == ("won", 21_569)
     assert replays_to_win(game, answer.moves)
-    original = solve_castle.space
-
-    def one_card(rules: object) -> solve_castle.CastleSpace:
-        made = original(rules)  # type: ignore[arg-type]
-        made.runs = False
-        return made
-
-    monkeypatch.setattr(solve_castle, "space", one_card)
+    switch_off(monkeypatch, "runs")
     assert engine.solve(game, max_nodes=60_000).result == "unknown"
 
 
