@@ -23,7 +23,7 @@ from engine.rules.state import State
 from engine.rules.variants import rules_for
 from engine.solver.space import Space
 from engine.solver.spider import PORTFOLIOS, WEIGHTS, SpiderSpace, Weights, daily_space
-from tests.engine.helpers import check_against_brute_force
+from tests.engine.helpers import check_against_brute_force, replays_to_win
 
 
 def text(rank: int, suit: int, down: bool = False) -> str:
@@ -107,10 +107,7 @@ def test_small_positions_won_and_lost() -> None:
     game = engine.from_position("spider-4", piles)
     answer = engine.solve(game, budget_ms=5000)
     assert answer.result == "won"
-    check = game.copy()
-    for move in answer.moves:
-        check.play(move)
-    assert check.status == "won"
+    assert replays_to_win(game, answer.moves)
     stuck = seven_cleared()
     for i in range(COLUMNS):
         stuck[f"t{i}"] = [text(1 + i % 3, 1)]  # aces, twos, threes, nothing fits
@@ -155,10 +152,7 @@ def test_deals_win_and_replay() -> None:
         game = engine.new_game(variant, seed)
         answer = engine.solve(game, budget_ms=60_000, max_nodes=10_000)
         assert answer.result == "won", variant
-        check = game.copy()
-        for move in answer.moves:
-            check.play(move)
-        assert check.status == "won"
+        assert replays_to_win(game, answer.moves)
 
 
 def test_the_macros_win_a_four_suit_deal_in_fewer_positions(monkeypatch) -> None:
@@ -169,10 +163,7 @@ def test_the_macros_win_a_four_suit_deal_in_fewer_positions(monkeypatch) -> None
     game = engine.new_game("spider-4", 5)
     answer = engine.solve(game, budget_ms=60_000, max_nodes=6_000)
     assert answer.result == "won"
-    check = game.copy()
-    for move in answer.moves:
-        check.play(move)
-    assert check.status == "won"
+    assert replays_to_win(game, answer.moves)
     monkeypatch.setitem(WEIGHTS, (4, False), WEIGHTS[4, False]._replace(through=False))
     assert engine.solve(game, budget_ms=60_000, max_nodes=6_000).result == "unknown"
 
@@ -393,10 +384,7 @@ def test_the_portfolio_wins_a_deal_the_search_without_macros_does_not_win_so_soo
     game = engine.new_game("spider-4", 129)
     answer = engine.solve(game, budget_ms=float("inf"), max_nodes=PORTFOLIO_NODES)
     assert answer.result == "won"
-    check = game.copy()
-    for move in answer.moves:
-        check.play(move)
-    assert check.status == "won"
+    assert replays_to_win(game, answer.moves)
     assert alone(game, WEIGHTS[4, False], PORTFOLIO_NODES).result == "unknown"
     solver = engine.Solver(game, PORTFOLIO_NODES)
     while solver.step(2.0) is None:
@@ -416,10 +404,7 @@ def test_the_second_search_takes_a_bonus_per_run_cleared_and_wins_deal_28_sooner
     game = engine.new_game("spider-4", 28)
     answer = alone(game, weights, 6_000)
     assert (answer.result, answer.nodes) == ("won", 5_254)
-    check = game.copy()
-    for move in answer.moves:
-        check.play(move)
-    assert check.status == "won"
+    assert replays_to_win(game, answer.moves)
     assert alone(game, weights._replace(run=0), 6_000).result == "unknown"
 
 
@@ -433,8 +418,5 @@ def test_the_second_search_charges_a_card_on_an_other_suit_successor_more() -> N
     game = engine.new_game("spider-4", 52)
     answer = alone(game, second, 4_000)
     assert (answer.result, answer.nodes) == ("won", 2_725)
-    check = game.copy()
-    for move in answer.moves:
-        check.play(move)
-    assert check.status == "won"
+    assert replays_to_win(game, answer.moves)
     assert alone(game, second._replace(other_suit=3), 4_000).result == "unknown"
