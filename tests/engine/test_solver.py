@@ -477,12 +477,14 @@ def test_winnable_lists_are_shipped_for_every_variant() -> None:
 @pytest.mark.parametrize("variant", SHIPPED)
 def test_a_random_sample_of_shipped_winnable_deals_is_won_again(variant: str) -> None:
     """Re-solve two shipped deal numbers drawn at random (the draw is in the message),
-    within a number of positions, not a time (a loaded machine would run out of time)."""
+    within a number of positions, not a time (a loaded machine would run out of time): the
+    rated lists' limit, as a few listed deals take the solver of today far longer than the
+    one that listed them (Castle's 1458 some 606,000 positions, Klondike's 1245 337,000)."""
     draw = random.randrange(2**32)
     sample = random.Random(draw).sample(winnable_deals(variant), 2)
     for seed in sample:
         game = engine.new_game(variant, seed)
-        answer = engine.solve(game, budget_ms=float("inf"), max_nodes=300_000)
+        answer = engine.solve(game, budget_ms=float("inf"), max_nodes=2_000_000)
         assert answer.result == "won", (variant, seed, draw)
         assert replays_to_win(game, answer.moves)
 
