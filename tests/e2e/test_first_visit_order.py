@@ -97,8 +97,14 @@ def visit(page):
     session.on("Network.loadingFinished", finished)
     session.send("Network.enable")
     page.on("console", lambda msg: msg.type == "warning" and warnings.append(msg.text))
-    page.expose_function("ppReadyMark", lambda: events.append(READY))
-    page.add_init_script(MARK_READY_JS)
+    # READY comes through the same CDP session as the network events, so it keeps its
+    # place among them (a binding of Playwright's own may be heard after the solver's
+    # worker, which the page asks for at once, was sent).
+    session.on("Runtime.bindingCalled",
+               lambda event: event["name"] == "ppReadyMark" and events.append(READY))
+    session.send("Runtime.enable")
+    session.send("Runtime.addBinding", {"name": "ppReadyMark"})
+    page.add_init_script(MARK_READY_JS.replace("ppReadyMark()", "ppReadyMark('ready')"))
     page.goto("/?game=klondike&deal=7")
     page.wait_for_function("() => document.documentElement.dataset.app === 'ready'",
                            timeout=120_000)
