@@ -38,7 +38,7 @@ def hold_python(page) -> list:
 def release(page, held: list) -> None:
     """Let the held download go (and any later one)."""
     page.route(RUNTIME, lambda route: route.continue_())
-    page.wait_for_function("true")  # the held request has reached the handler
+    page.wait_for_function("() => true")  # the held request has reached the handler
     for route in held:
         route.continue_()
 

@@ -77,7 +77,7 @@ def test_share_and_stats_answer(table):
     page = table.page
     table.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.click('[data-action="share"]')
-    page.wait_for_function(f"({SHARED_JS})().match(/deal=77|[Ll]ink/)")
+    page.wait_for_function(f"() => ({SHARED_JS})().match(/deal=77|[Ll]ink/)")
     if "deal=77" not in page.evaluate(SHARED_JS):
         assert "deal=77" in page.evaluate("navigator.clipboard.readText()")
     table.close_dialogs()
