@@ -21,6 +21,7 @@ const RATIO = 1.4; // card height / width
 const MIN_CW = 22; // below this a card is not a card any more: fans squeeze instead
 const IX_TOP = 0.03; // the index's inset from the card's top edge, in card widths
 const IX_LEFT = 0.05; // ... and from its side
+const BACK_RIM = 0.05; // the cream rim inside a card's back (table.css), in card widths
 
 function box(x, y, w, h) {
   return { x, y, w, h };
@@ -38,8 +39,8 @@ function pilesOf(roles, role) {
 // Card measures for a card `cw` wide: its height, the index's font size (px), and the
 // least step between cards of a fan that still shows a covered card's whole index:
 // `up` down a column, `side` along a row (the index there is the rank over its suit),
-// `down` for face-down cards (a sliver of the back's pattern is enough). Large print asks for an
-// index of `want` px whatever the card's size.
+// `down` for face-down cards (a sliver of the back's pattern is enough). Large print asks
+// for an index of `want` px whatever the card's size.
 export function measures(cw, large = false, want = 0) {
   const ch = Math.round(cw * RATIO);
   const least = large ? 20 : 14;
@@ -49,10 +50,11 @@ export function measures(cw, large = false, want = 0) {
     cw, ch, ix, least,
     up: Math.ceil(Math.max(least, ch * 0.18, cw * IX_TOP + ix + 1)),
     side: Math.ceil(Math.max(least, ch * 0.18, cw * IX_LEFT + ix + 2)),
-    // below the back's cream border (5 % of the width) some of its pattern must show, or a
-    // squeezed column of backs reads as blank edges
-    down: Math.max(3, Math.round(ch * 0.045), Math.ceil(cw * 0.05) + Math.max(2, Math.round(ch * 0.025))),
-    sideDown: Math.max(3, Math.round(cw * 0.1), Math.ceil(cw * 0.05) + 2),
+    // below the back's cream rim some of its pattern must show, or a squeezed column of
+    // backs reads as blank edges
+    down: Math.max(3, Math.round(ch * 0.045),
+      Math.ceil(cw * BACK_RIM) + Math.max(2, Math.round(ch * 0.025))),
+    sideDown: Math.max(3, Math.round(cw * 0.1), Math.ceil(cw * BACK_RIM) + 2),
   };
 }
 
