@@ -16,7 +16,8 @@ searches in slices through the page's one dispatch, yielding to the browser betw
   (web/solving.py LookBack); ``{"event": "watch", "done": bool, "verdict": "won" |
   "lost" | "unknown" | None, "unwinnable": bool, "rewind": ...}``.
   "verdict" (also in every render payload) is what is known of the position in play:
-  searched, on a winning line found earlier, or implied by the line of play;
+  searched, on a winning line found earlier, the start of a deal proven winnable ahead
+  (listed, or the daily), or implied by the line of play;
   "unwinnable" is true only where a search proved the position lost (or one before
   it), never on a guess; "rewind" is None unless the position is lost, then
   ``{"looking": bool, "back": int}`` (``back`` 0 while looking or when no earlier
@@ -107,6 +108,9 @@ class SolverDesk:
         self.look_back: LookBack | None = None  # from the lost position in play
         self.learned = 0  # counts what searches found: a verdict implied before may change
         self._implied: tuple[Any, int, str | None] | None = None  # (state, learned, verdict)
+        # The deal in play, once looked up: (variant, seed, daily) and its start position
+        # when it is proven winnable (a listed deal, a daily deal), else None.
+        self._deal: tuple[tuple[str, int, str], Any] | None = None
         self.dailies = Dailies(self)
 
     def drop_search(self) -> None:
@@ -227,10 +231,41 @@ class SolverDesk:
     # -- the verdict and the watch ---------------------------------------------------------
 
     def known(self, state: Any) -> str | None:
-        """What searches found of ``state``: on a winning line, or its own verdict."""
+        """What is proven of ``state``: on a winning line, the start of a deal proven
+        winnable ahead (:meth:`look_up_deal`), or its own search's verdict."""
         if self.line_at(state) is not None:
             return WON
-        return self.verdicts.get(self.key(state))
+        found = self.verdicts.get(self.key(state))
+        if found in (None, UNKNOWN) and self.proven_start(state):
+            return WON
+        return found
+
+    def proven_start(self, state: Any) -> bool:
+        """True when ``state`` is the start of the deal in play and that deal was proven
+        winnable ahead (:meth:`look_up_deal`)."""
+        deal = self._deal
+        return deal is not None and deal[1] is not None and deal[0] == self.deal_in_play() \
+            and deal[1] == state
+
+    def deal_in_play(self) -> tuple[str, int, str]:
+        """(variant, deal number, daily date or "") of the game in play."""
+        game = self.table.game
+        return game.variant, game.seed, self.table.daily
+
+    def look_up_deal(self) -> None:
+        """Look up, once a game, whether its deal was proven winnable ahead: a deal of
+        the variant's winnable list, or the daily deal of a date (each found by a search
+        that won it). Its start is then winnable though the watch's search may not reach
+        the win (a Hard deal can take a hundred times the positions it may expand)."""
+        game = self.table.game
+        deal = self.deal_in_play()
+        if self._deal is not None and self._deal[0] == deal:
+            return
+        proven = not game.custom and (bool(deal[2])
+                                      or game.seed in engine.winnable_deals(game.variant))
+        self._deal = (deal, game.start if proven else None)
+        if proven:
+            self.learned += 1
 
     def verdict(self) -> str | None:
         """What is known of the position in play: "won" (on a winning line, searched, or
@@ -265,9 +300,14 @@ class SolverDesk:
         playing = game.status == "playing"
         if playing and self.import_next():  # that was the slice
             return self.watch_answer(done=False)
+        if playing:
+            self.look_up_deal()
         verdict = self.verdict()
+        # A deal proven winnable ahead is still searched from its start, for the line
+        # that makes the hints proven (the watch's search may end without it).
+        unsearched = self.line is None and self.verdicts.get(self.key(game.state)) is None
         if playing and not self.hint_waiting:  # a waiting hint drives the search itself
-            if verdict is None:
+            if verdict is None or (unsearched and self.proven_start(game.state)):
                 search = self.search
                 if search is None or search.state != game.state:
                     search = self.new_search(self.watch_budget_ms, self.watch_max_nodes)
@@ -276,8 +316,10 @@ class SolverDesk:
             elif verdict == LOST:
                 self.walk_back(slice_ms)
         walking = self.look_back is None or not self.look_back.done
+        unsearched = self.line is None and self.verdicts.get(self.key(game.state)) is None
         decided = not playing or (self.verdict() is not None
-                                  and not (self.verdict() == LOST and walking))
+                                  and not (self.verdict() == LOST and walking)
+                                  and not (unsearched and self.proven_start(game.state)))
         return self.watch_answer(done=decided and not self.trash)
 
     def import_next(self) -> bool:

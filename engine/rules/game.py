@@ -50,6 +50,16 @@ class Game:
         return self._states[self._cursor]
 
     @property
+    def start(self) -> State:
+        """The position the game started from (a deal's, or the one set up)."""
+        return self._states[0]
+
+    @property
+    def custom(self) -> bool:
+        """True for a game set up from a position (:func:`from_position`), not dealt."""
+        return self._custom
+
+    @property
     def move_count(self) -> int:
         """Moves in the current line of play (undone moves do not count)."""
         return self._cursor

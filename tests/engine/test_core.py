@@ -251,6 +251,18 @@ def test_deal_number_range_ends_are_valid(seed: int) -> None:
     assert (game.seed, game.status, game.move_count) == (seed, "playing", 0)
 
 
+def test_a_game_keeps_its_start_and_whether_it_was_dealt() -> None:
+    """The solver's desk takes a listed deal's start as proven winnable: only a dealt
+    game's start is its deal's."""
+    game = engine.new_game("beleaguered-castle", 15)
+    dealt = game.state
+    game.play(game.legal_moves()[0])
+    assert game.state != dealt and game.start == dealt and game.copy().start == dealt
+    assert not game.custom and not game.copy().custom
+    set_up = engine.from_position("beleaguered-castle", game.rules.texts(dealt), seed=15)
+    assert set_up.start == dealt and set_up.custom and set_up.copy().custom
+
+
 def test_from_position_builds_readable_positions() -> None:
     """Unnamed piles start empty; lower case is face down; the stock lists face-down cards."""
     game = engine.from_position("spider-2", {"t0": ["kh", "QS"], "t3": [], "stock": cards("as 2h")})

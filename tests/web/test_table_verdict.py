@@ -25,6 +25,10 @@ MOVES = [Move("t1", "t3"), Move("t0", "t3"), Move("t7", "t1"), Move("t0", "t6"),
 LAST_WINNABLE = 2
 # Beleaguered Castle deal 2 cannot be won from its very start.
 LOST_DEAL = 2
+# A winnable Castle deal that is not on the shipped list (its win takes tens of thousands
+# of positions).
+UNLISTED = 9
+DAY_DATE = "2026-12-01"
 
 
 @pytest.fixture
@@ -156,8 +160,58 @@ def test_the_walk_back_searches_newest_first_and_stops_at_the_first_win(counting
     # The position in play and each one back to the winnable one: one search each.
     assert counting.started == len(MOVES) - LAST_WINNABLE + 1
     games = positions()
-    for game in games[:LAST_WINNABLE]:  # older than the one found: never searched
+    for game in games[1:LAST_WINNABLE]:  # older than the one found: never searched
         assert table.desk.known(game.state) is None
+    assert table.desk.known(games[0].state) == "won"  # a listed deal's start: proven ahead
+
+
+def test_a_listed_deal_reads_winnable_where_the_watch_alone_cannot_tell():
+    """A deal on the winnable list was won by a search far longer than the watch's: the
+    start of a Hard one says "Winnable", not "Not sure yet". A deal off the list that
+    the watch leaves undecided stays unknown."""
+    assert DEAL in engine.winnable_deals("beleaguered-castle")
+    assert UNLISTED not in engine.winnable_deals("beleaguered-castle")
+    for seed, verdict in ((DEAL, "won"), (UNLISTED, "unknown")):
+        table = dealt(seed)
+        table.desk.watch_max_nodes = 10  # too few for either deal's win
+        assert watch(table)["verdict"] == verdict
+        assert table.desk.line is None
+        assert table.desk.verdicts.get(table.desk.key(table.game.state)) == "unknown"
+        assert table.handle("hint")["hint_proven"] is False
+
+
+def test_a_listed_deal_is_winnable_at_once_and_still_searched_for_its_line(counting):
+    table = dealt()
+    answers = [table.handle("watch", {"ms": 1})]
+    while not answers[-1]["done"]:
+        answers.append(table.handle("watch", {"ms": 1}))
+        assert len(answers) < 10_000
+    assert len(answers) > 1 and all(a["verdict"] == "won" for a in answers)
+    assert counting.started == 1 and table.desk.line is not None
+    assert table.handle("hint")["hint_proven"] is True  # from the line the watch found
+
+
+def test_the_walk_back_may_end_at_the_start_of_a_listed_deal():
+    table = dealt()
+    play(table, MOVES)
+    for game in positions()[:LAST_WINNABLE + 1]:  # every earlier search left undecided
+        table.desk.verdicts.put(table.desk.key(game.state), "unknown")
+    assert watch(table)["rewind"] == {"looking": False, "back": len(MOVES)}
+    assert table.handle("rewind")["move_count"] == 0
+
+
+def test_a_daily_deal_reads_winnable_from_its_start():
+    table = make_table()
+    table.start("")
+    payload = table.handle("daily", {"variant": "klondike", "date": DAY_DATE})
+    assert payload["daily"] == DAY_DATE
+    assert table.game.seed not in engine.winnable_deals("klondike")  # the daily proves it
+    table.desk.watch_max_nodes = 1
+    assert watch(table)["verdict"] == "won" and table.desk.line is None
+    move = engine.hint(table.game)
+    played = table.handle("play", {"src": move.src, "dst": move.dst, "count": move.count})
+    assert played["event"] == "move" and played["verdict"] is None  # past the start
+    assert table.handle("restart")["verdict"] == "won"
 
 
 def test_rewind_undoes_to_the_position_found_and_redo_plays_the_moves_again():
