@@ -48,6 +48,7 @@ one, and moves into an empty column other than the first one.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from operator import getitem, itemgetter
 from typing import Any, NamedTuple
 
 from ..rules.cards import DOWN, KING, RANK_MASK, SUIT_MASK
@@ -63,6 +64,7 @@ _BYTE = [bytes((i,)) for i in range(256)]
 _SEP = b"\xff"
 _OFFSET = 200  # keeps a column's packed score part positive (see _packed)
 _LEVELS = 11  # stock levels: 0..10 deals left (a dealt game has at most 5)
+_ROW = itemgetter(10)  # of a column's info (SpiderSpace._column): what a dealt card costs there
 
 
 class _MoveTable(dict):
@@ -164,6 +166,9 @@ class SpiderSpace(Space[Node]):
         self._pieces: dict[bytes, tuple[int, ...]] = {}  # column -> _pieces(column)
         self._info = _Columns(self._column)
         self._dealt: dict[int, bytes] = {}  # stock size -> the cards its deal puts on t0..t9
+        self._dealt_bytes: dict[int, tuple[bytes, ...]] = {}  # the same, a bytes each
+        self._aces: dict[int, tuple[int, ...]] = {}  # the same: the columns it gives an Ace
+        self._rows: dict[int, tuple[int, ...]] = {}  # top card -> what each card costs on it
         self._level_nodes = [0] * _LEVELS  # positions expanded at each stock level
         self._stock: bytes = b""
         self._runs = {bytes(suit | rank for rank in range(KING, 0, -1))
@@ -186,6 +191,10 @@ class SpiderSpace(Space[Node]):
         self._stock = deck = bytes(piles[STOCK])
         self._dealt = {size: bytes(deck[size - 1 - i] & _UP for i in range(COLUMNS))
                        for size in range(COLUMNS, len(deck) + 1)}
+        self._dealt_bytes = {size: tuple(_BYTE[card] for card in cards)
+                             for size, cards in self._dealt.items()}
+        self._aces = {size: tuple(i for i in range(COLUMNS) if (cards[i] & RANK_MASK) == 1)
+                      for size, cards in self._dealt.items()}
         cleared = sum(1 for pile in piles[COLUMNS:STOCK] if pile)
         return (), (tuple(bytes(p) for p in piles[:COLUMNS]), len(piles[STOCK]), cleared)
 
@@ -356,35 +365,37 @@ class SpiderSpace(Space[Node]):
         level = stock // COLUMNS
         levels[level] += 1
         links = self.links_macros
-        info = self._info
-        infos = [info[col] for col in cols]
+        infos = list(map(self._info.__getitem__, cols))
         total = 0
+        reach = 0  # bit r set: some column takes a card of rank index r (onto[r])
         onto: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], []]
-        empty: list[int] = []
         d = 0
-        for packed, top, _, _, _ in infos:
+        for packed, top, _, _, _, bit, _, _, _, _, _ in infos:
             total += packed
-            if top >= 0:
+            if bit:
                 onto[top].append(d)
-            elif top == -1:
-                empty.append(d)
+                reach |= bit
             d += 1
+        empty = [d for d in range(COLUMNS) if not cols[d]] if b"" in cols else []
         # moves as numbers, (priority + 512) << 16 | (9 - src) << 12 | (255 - count) << 4 |
         # (9 - dst): sorted as steps sorts (priority, -src, -count, -dst)
         codes: list[int] = []
         add = codes.append
         skipped = False
         for s in range(COLUMNS):
-            entries = infos[s][3]
-            if not entries:
-                continue
+            info = infos[s]
+            if pruned:
+                # (the moves that break a same-suit run are left out)
+                if info[8] and (empty or info[8] & reach):
+                    skipped = True
+                entries, ranks = info[9], info[7]
+            else:
+                entries, ranks = info[3], info[6]
+            if not entries or not (empty or ranks & reach):
+                continue  # no card of this column has a place to go
             at = (9 - s) << 12
             for k, rank, suit, base, kind, _, _, _ in entries:
                 dests = onto[rank]
-                if pruned and kind == _ON_SAME:
-                    if dests or empty:
-                        skipped = True  # breaks a same-suit run
-                    continue
                 low = at | (255 - k) << 4
                 for d in dests:
                     if infos[d][2] == suit:
@@ -425,22 +436,18 @@ class SpiderSpace(Space[Node]):
         offset = COLUMNS * _OFFSET
         down = w.down
         if stock >= COLUMNS and not empty:
-            new = list(cols)
+            new = list(map(bytes.__add__, cols, self._dealt_bytes[stock]))
             dealt = self._dealt[stock]
+            # what each dealt card costs where it lands (info[10]: by the card, for the
+            # column's top card)
+            t = total + sum(map(getitem, map(_ROW, infos), dealt))
             gone = cleared
-            t = total
-            for i in range(COLUMNS):
-                card = dealt[i]
-                below = cols[i][-1]
-                col = new[i] = cols[i] + _BYTE[card]
-                if (card & RANK_MASK) == 1 and col[-KING:] in runs:
+            for i in self._aces[stock]:
+                col = new[i]
+                if col[-KING:] in runs:
                     new[i] = _flip(col[:-KING])
                     gone += 1
-                    t += _packed(new[i], w) - infos[i][0]
-                elif below & DOWN or (below & RANK_MASK) != (card & RANK_MASK) + 1:
-                    t += w.loose
-                elif (below & SUIT_MASK) != (card & SUIT_MASK):
-                    t += w.other_suit
+                    t += _packed(new[i], w) - infos[i][0] - infos[i][10][dealt[i]]
             rest = stock - COLUMNS
             ckey = _BYTE[rest] + join(new) if rest else join(sorted(new))
             if ckey not in parent:
@@ -502,19 +509,26 @@ class SpiderSpace(Space[Node]):
             fresh.append((score, ckey, (tuple(new), stock, gone)))
         return None, skipped
 
-    def _column(self, col: bytes) -> tuple[int, int, int, tuple[tuple[Any, ...], ...],
-                                           tuple[int, ...]]:
+    def _column(self, col: bytes) -> tuple[Any, ...]:
         """What :meth:`expand` needs of a column: its packed score (:func:`_packed`), the
         rank index of :meth:`steps`' ``onto`` its top card takes (-1: empty, -2: face
-        down), its top card's suit, and for each count of its movable cards (1 up)
-        ``(count, rank index, suit, priority from the source, what the move leaves on top
-        (_ON_*), the column after, the cards moved, whether the top card is an Ace)``."""
+        down), its top card's suit, for each count of its movable cards (1 up) ``(count,
+        rank index, suit, priority from the source, what the move leaves on top (_ON_*),
+        the column after, the cards moved, whether the top card is an Ace)``, its pieces
+        (:func:`_pieces`, for the macros), the bit of its rank index in ``onto`` (0 if it
+        takes no card), the bits of the rank indexes its moves need (all of them, and
+        those of the pruned pass), the bits of those that break a same-suit run, the
+        moves of the pruned pass (every one but those), and what a dealt card costs on it
+        (by the card)."""
         packed = _packed(col, self._weights)
         if not col:
-            return packed, -1, -1, (), ()
+            return packed, -1, -1, (), (), 0, 0, 0, 0, (), ()
         top = col[-1]
+        row = self._rows.get(top)
+        if row is None:
+            row = self._rows[top] = tuple(self._land(col[-1:], card) for card in range(DOWN))
         if top & DOWN:
-            return packed, -2, -1, (), ()
+            return packed, -2, -1, (), (), 0, 0, 0, 0, (), row
         same_suit = not self.rules.relaxed
         n = len(col)
         ace = (top & RANK_MASK) == 1
@@ -542,7 +556,17 @@ class SpiderSpace(Space[Node]):
             if same_suit:
                 break
         pieces = _pieces(col) if same_suit and self._weights.through else ()
-        return packed, (top & RANK_MASK) - 1, top & SUIT_MASK, tuple(entries), pieces
+        kept = tuple(entry for entry in entries if entry[4] != _ON_SAME)
+        ranks = kept_ranks = same = 0
+        for entry in entries:
+            ranks |= 1 << entry[1]
+            if entry[4] == _ON_SAME:
+                same |= 1 << entry[1]
+            else:
+                kept_ranks |= 1 << entry[1]
+        rank_index = (top & RANK_MASK) - 1
+        return (packed, rank_index, top & SUIT_MASK, tuple(entries), pieces, 1 << rank_index,
+                ranks, kept_ranks, same, kept, row)
 
     def through(self, cols: tuple[bytes, ...], onto: list[list[int]], empty: list[int],
                 pruned: bool, scored: list[tuple[int, ...]], macros: list[tuple[Move, ...]],
