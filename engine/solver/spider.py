@@ -163,6 +163,7 @@ class SpiderSpace(Space[Node]):
         # alone, where links holding moves cost it a sixth of the search's time.
         self.links_macros = False
         self._column_scores: dict[bytes, int] = {}
+        self._same: dict[bytes, bytes] = {}  # a column made by a move -> its first copy
         self._pieces: dict[bytes, tuple[int, ...]] = {}  # column -> _pieces(column)
         self._info = _Columns(self._column)
         self._dealt: dict[int, bytes] = {}  # stock size -> the cards its deal puts on t0..t9
@@ -177,8 +178,9 @@ class SpiderSpace(Space[Node]):
     def release(self) -> list[Table]:
         scores, self._column_scores = self._column_scores, {}
         pieces, self._pieces = self._pieces, {}
+        same, self._same = self._same, {}
         info, self._info = self._info, _Columns(self._column)
-        return [scores, pieces, info]
+        return [scores, pieces, info, same]
 
     def second(self) -> SpiderSpace | None:
         """The portfolio's second search: best-first with weights of its own."""
@@ -460,6 +462,7 @@ class SpiderSpace(Space[Node]):
                 fresh.append((base + (levels[rest // COLUMNS] // w.quota if w.quota else 0),
                               ckey, child))
         packs = self._column_scores
+        same = self._same
         weights = w
         plain = stock * w.stock + (levels[level] // w.quota if w.quota else 0) - offset - (
             w.run * cleared)
@@ -496,6 +499,8 @@ class SpiderSpace(Space[Node]):
             moved = packs.get(entry[5])
             if moved is None:
                 moved = packs[entry[5]] = _packed(entry[5], weights)
+            # (the one copy of an equal column kept: less memory for the search to walk)
+            col = new[d] = same.setdefault(col, col)
             joined = packs.get(col)
             if joined is None:
                 joined = packs[col] = _packed(col, weights)
