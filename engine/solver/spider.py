@@ -456,7 +456,8 @@ class SpiderSpace(Space[Node]):
                 parent[ckey] = (key, (DEAL,)) if links else key
                 if gone >= 8:
                     return ckey, skipped
-                child = (tuple(new), rest, gone)
+                keep = self._same.setdefault
+                child = (tuple([keep(col, col) for col in new]), rest, gone)
                 base = (t & 0xFFFF) + (t >> 16) * down + rest * w.stock - offset - w.run * gone + (
                     self._ahead(child, w.ahead) if w.ahead else 0)
                 fresh.append((base + (levels[rest // COLUMNS] // w.quota if w.quota else 0),
