@@ -61,7 +61,6 @@ from .space import Fresh, Space, Table
 Node = tuple[tuple[bytes, ...], int, int]
 _UP = ~DOWN & 0xFF
 _BYTE = [bytes((i,)) for i in range(256)]
-_SEP = b"\xff"
 _OFFSET = 200  # keeps a column's packed score part positive (see _packed)
 _LEVELS = 11  # stock levels: 0..10 deals left (a dealt game has at most 5)
 _ROW = itemgetter(10)  # of a column's info (SpiderSpace._column): what a dealt card costs there
@@ -159,8 +158,9 @@ class SpiderSpace(Space[Node]):
         if portfolio is not None:
             self.second_after, self.second_share, self._second_weights = portfolio
         # A parent link is the parent's key alone (the won line's moves are found again
-        # from the children): a table of bytes only, which the cycle collector leaves
-        # alone, where links holding moves cost it a sixth of the search's time.
+        # from the children): a table of keys only (tuples of bytes and numbers, which the
+        # cycle collector stops tracking), where links holding moves cost it a sixth of
+        # the search's time.
         self.links_macros = False
         self._column_scores: dict[bytes, int] = {}
         self._same: dict[bytes, bytes] = {}  # a column made by a move -> its first copy
@@ -242,12 +242,11 @@ class SpiderSpace(Space[Node]):
             return self._weights.loose
         return self._weights.other_suit if (below & SUIT_MASK) != (card & SUIT_MASK) else 0
 
-    def key(self, node: Node) -> bytes:
-        """Tableau columns (sorted when the stock is empty) and the stock's size."""
-        cols, stock = node[0], node[1]
-        if not stock:
-            return _SEP.join(sorted(cols))
-        return _BYTE[stock] + _SEP.join(cols)
+    def key(self, node: Node) -> Hashable:
+        """The node itself while cards are left in the stock (the runs cleared follow
+        from the cards left), else the columns sorted. (A tuple of the columns, kept once
+        each by :meth:`expand`, costs less memory than a text of their cards.)"""
+        return node if node[1] else tuple(sorted(node[0]))
 
     def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:
         return self.steps(node, False)[0]
@@ -434,7 +433,6 @@ class SpiderSpace(Space[Node]):
                 big[code] = macros[index]
         codes.sort(reverse=not w.promising_first)
         runs = self._runs
-        join = _SEP.join
         offset = COLUMNS * _OFFSET
         down = w.down
         if stock >= COLUMNS and not empty:
@@ -451,19 +449,20 @@ class SpiderSpace(Space[Node]):
                     gone += 1
                     t += _packed(new[i], w) - infos[i][0] - infos[i][10][dealt[i]]
             rest = stock - COLUMNS
-            ckey = _BYTE[rest] + join(new) if rest else join(sorted(new))
+            keep = self._same.setdefault
+            dealt_cols = tuple([keep(col, col) for col in new])
+            child = (dealt_cols, rest, gone)
+            ckey = child if rest else tuple(sorted(dealt_cols))
             if ckey not in parent:
                 parent[ckey] = (key, (DEAL,)) if links else key
                 if gone >= 8:
                     return ckey, skipped
-                keep = self._same.setdefault
-                child = (tuple([keep(col, col) for col in new]), rest, gone)
                 base = (t & 0xFFFF) + (t >> 16) * down + rest * w.stock - offset - w.run * gone + (
                     self._ahead(child, w.ahead) if w.ahead else 0)
                 fresh.append((base + (levels[rest // COLUMNS] // w.quota if w.quota else 0),
                               ckey, child))
         packs = self._column_scores
-        same = self._same
+        same_col = self._same.setdefault
         weights = w
         plain = stock * w.stock + (levels[level] // w.quota if w.quota else 0) - offset - (
             w.run * cleared)
@@ -473,7 +472,6 @@ class SpiderSpace(Space[Node]):
             dealt = self._dealt[stock]
             land = self._land
             plain += ahead * sum(land(cols[i], dealt[i]) for i in range(COLUMNS))
-        prefix = _BYTE[stock]
         for code in codes:
             d = 9 - (code & 15)
             k = 255 - (code >> 4 & 255)
@@ -490,8 +488,10 @@ class SpiderSpace(Space[Node]):
             if entry[7] and len(col) >= KING and col[-KING:] in runs:
                 col = _flip(col[:-KING])
                 gone += 1
-            new[d] = col
-            ckey = prefix + join(new) if stock else join(sorted(new))
+            # (the one copy of an equal column kept: less memory for the search to walk)
+            col = new[d] = same_col(col, col)
+            child = (tuple(new), stock, gone)
+            ckey = child if stock else tuple(sorted(new))
             if ckey in parent:
                 continue
             parent[ckey] = (key, big.get(code) or _STEPS[s, d, k]) if links else key
@@ -500,8 +500,6 @@ class SpiderSpace(Space[Node]):
             moved = packs.get(entry[5])
             if moved is None:
                 moved = packs[entry[5]] = _packed(entry[5], weights)
-            # (the one copy of an equal column kept: less memory for the search to walk)
-            col = new[d] = same.setdefault(col, col)
             joined = packs.get(col)
             if joined is None:
                 joined = packs[col] = _packed(col, weights)
@@ -512,7 +510,7 @@ class SpiderSpace(Space[Node]):
             if ahead:
                 score += ahead * (land(entry[5], dealt[s]) + land(col, dealt[d])
                                   - land(cols[s], dealt[s]) - land(cols[d], dealt[d]))
-            fresh.append((score, ckey, (tuple(new), stock, gone)))
+            fresh.append((score, ckey, child))
         return None, skipped
 
     def _column(self, col: bytes) -> tuple[Any, ...]:
