@@ -344,6 +344,9 @@ class CastleSpace(Space[Node]):
         step = self._steps[queue] * steps
         low2 = min(heights) + 2
         late = LATE_EMPTY if self._expanded > LAYER_AFTER else 0
+        if parent is not None and queue >= 0:
+            return self._fresh(rows, heights, steps, static, nexts, memo, scored, key, parent,
+                               out, step, low2, late)
         for code in scored:
             s = code >> 4 & 15
             d = code & 15
@@ -417,6 +420,104 @@ class CastleSpace(Space[Node]):
             else:
                 out.append((value + step - late * new.count(b"") if late else value + step,
                             ckey, child))
+        return None, False
+
+
+    def _fresh(self, rows: list[bytes], heights: tuple[int, ...], steps: int, static: int,
+               nexts: bytes, memo: dict[bytes, int], scored: list[int], key: Hashable,
+               parent: dict[Hashable, Any], out: Fresh, step: int, low2: int, late: int
+               ) -> tuple[Hashable | None, bool]:
+        """The best-first part of :meth:`expand`: the children of ``scored``'s moves, in that
+        order, the ones not met before keyed, linked and scored into ``out``. It makes the
+        same children as the general loop there (which :meth:`children` and depth-first
+        use), with less work for the plain moves from row to row, most of the moves: no
+        copy of the rows sorted anew (a list sorted in place), the empty rows counted from
+        the parent's, the rows' shares of the score looked up once."""
+        to_foundation = self._to_foundation
+        join = _SEP.join
+        row_score = self._row_score
+        empties = rows.count(b"")
+        append = out.append
+        for code in scored:
+            s = code >> 4 & 15
+            d = code & 15
+            src = rows[s]
+            if code & 0xF00 or d >= ROWS:
+                # a run or a foundation move: the general way
+                new = list(rows)
+                run = code >> 8 & 15
+                if run:
+                    row = new[s] = src[:-run]
+                    grow = new[d] = rows[d] + src[-run:]
+                    if row and (row[-1] & 15) <= low2 and row[-1] in nexts:
+                        grown = list(heights)
+                        _settle(new, grown, to_foundation)
+                        after = tuple(grown)
+                    else:
+                        after = heights
+                else:
+                    new[s] = src[:-1]
+                    grown = list(heights)
+                    grown[d - ROWS] += 1
+                    _settle(new, grown, to_foundation)
+                    after = tuple(grown)
+                ckey = join(sorted(new))
+                if ckey in parent:
+                    continue
+                parent[ckey] = key
+                if after == _WON:
+                    return ckey, False
+                if after is heights:  # two rows changed
+                    a = memo.get(row)
+                    if a is None:
+                        a = memo[row] = row_score(row, nexts)
+                    b = memo.get(grow)
+                    if b is None:
+                        b = memo[grow] = row_score(grow, nexts)
+                    value = static - memo[src] - memo[rows[d]] + a + b
+                    empty = empties + (not row) - (not rows[d])
+                else:
+                    value = self._static(new, after)
+                    empty = new.count(b"")
+                append((value + step - late * empty if late else value + step, ckey,
+                        (ckey, after, steps, value, -1)))
+                continue
+            row = src[:-1]
+            dst = rows[d]
+            card = src[-1]
+            grow = dst + _BYTE[card]
+            new = list(rows)
+            new[s] = row
+            new[d] = grow
+            # only the uncovered card can have become safe
+            if row and (row[-1] & 15) <= low2 and row[-1] in nexts:
+                grown = list(heights)
+                _settle(new, grown, to_foundation)
+                ckey = join(sorted(new))
+                if ckey in parent:
+                    continue
+                parent[ckey] = key
+                after = tuple(grown)
+                if after == _WON:
+                    return ckey, False
+                value = self._static(new, after)
+                append((value + step - late * new.count(b"") if late else value + step, ckey,
+                        (ckey, after, steps, value, -1)))
+                continue
+            new.sort()
+            ckey = join(new)
+            if ckey in parent:
+                continue
+            parent[ckey] = key
+            a = memo.get(row)
+            if a is None:
+                a = memo[row] = row_score(row, nexts)
+            b = memo.get(grow)
+            if b is None:
+                b = memo[grow] = row_score(grow, nexts)
+            value = static - memo[src] - memo[dst] + a + b
+            append((value + step - late * (empties + (not row) - (not dst)) if late
+                    else value + step, ckey, (ckey, heights, steps, value, card)))
         return None, False
 
 

@@ -217,6 +217,52 @@ def test_the_score_kept_with_each_child_is_its_score_worked_out_afresh() -> None
     assert checked >= 300
 
 
+
+def test_best_first_expansion_makes_the_children_listed_in_their_order() -> None:
+    """The search's own expansion (keys, links and scores made inline, for speed) makes
+    the children that ``children()`` lists, in the same order (the frontier's order among
+    equal scores follows it), each once, with the same foundations, steps, score and card
+    just moved, and an ordering score of the score plus the steps weighed, less LATE_EMPTY
+    per empty row once LAYER_AFTER positions were expanded: checked on positions met on
+    the way down deal 108 and random small ones, early and late (runs as steps)."""
+    rng = random.Random("castle-expand")
+    checked = 0
+    starts = [engine.new_game("beleaguered-castle", 108)] + [
+        blocked_position(rng, (14, 30)) for _ in range(20)]
+    for game in starts:
+        for late in (False, True):
+            space = solve_castle.space(game.rules)
+            space.relax = space.layers = False
+            _, node = space.settle(game.state)
+            for _ in range(30):
+                space._expanded = solve_castle.LAYER_AFTER + 1 if late else 0
+                listed = space.children(node)
+                space._expanded = solve_castle.LAYER_AFTER + 1 if late else 0
+                expected = []
+                keys: set[bytes] = set()
+                for _, child in listed:
+                    key = space.key(child)
+                    if key not in keys:
+                        keys.add(key)
+                        expected.append((key, child[1:]))
+                for queue in range(space.queues):
+                    out: list = []
+                    space._expanded = solve_castle.LAYER_AFTER if late else 0
+                    won, _ = space.expand(node, space.key(node), {}, out, queue, False)
+                    made = [(ckey, child[1:]) for _, ckey, child in out]
+                    assert made == expected[:len(made)]
+                    assert won is not None or len(made) == len(expected)
+                    for order, ckey, child in out:
+                        assert child[0] == ckey
+                        empty = ckey.split(b"\xff").count(b"") if late else 0
+                        assert order == (child[3] + space._steps[queue] * child[2]
+                                         - solve_castle.LATE_EMPTY * empty)
+                    checked += len(out)
+                if not listed:
+                    break
+                node = rng.choice(listed)[1]
+    assert checked >= 3000
+
 # --- the card just moved is not moved again ------------------------------------------
 
 
