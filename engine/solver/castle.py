@@ -55,6 +55,7 @@ did).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable
 from typing import Any
 
@@ -110,6 +111,14 @@ RELAX_KS = (2, 3, 4)
 RELAX_EVERY = 256
 RELAX_RATIOS = (1, 4)
 _KNOWN = 0x40  # a card known by its suit too, in the relaxed game's rows
+# probes (CastleSpace._probe): once a search has expanded PROBE_AFTER positions, every
+# PROBE_EVERY positions a depth-first search from the root with a table of its own, at most
+# PROBE_LIMIT positions, the moves of equal promise (up to PROBE_JITTER) in an order of its
+# own, seeded by the probe's number
+PROBE_AFTER = LAYER_AFTER
+PROBE_EVERY = 1024
+PROBE_LIMIT = 500
+PROBE_JITTER = 30
 
 
 class CastleSpace(Space[Node]):
@@ -153,6 +162,12 @@ class CastleSpace(Space[Node]):
         self._relaxed: Relaxed | None = None
         self._relax_spent = 0
         self._relax_credit = 0.0  # relaxed positions it may still spend
+        # the probes (see _probe): on or off, how many were run, the position searched, and
+        # in a probe's own space the random order of its moves
+        self.probes = True
+        self._probes = 0
+        self._start: State | None = None
+        self._jitter: random.Random | None = None
 
     def release(self) -> list[Table]:
         memos, self._memos = self._memos, {}
@@ -168,6 +183,7 @@ class CastleSpace(Space[Node]):
         heights = [len(p) for p in state.piles[F0:F0 + 4]]
         moves = _settle(rows, heights, self._to_foundation)
         self._root = (list(rows), tuple(heights))
+        self._start = state
         return tuple(moves), (_SEP.join(rows), tuple(heights), 0, self._static(rows, heights),
                               -1)
 
@@ -268,6 +284,27 @@ class CastleSpace(Space[Node]):
                 return
             self._relax_next += 1
 
+    def _probe(self) -> None:
+        """Search the position this space started from depth first, with a table of its own
+        and at most PROBE_LIMIT positions, the moves in an order of this probe's own; if it
+        wins, :attr:`found` holds the moves. A deep search meets its first wins after a
+        few hundred positions or not for a long while, and which depends on the order of
+        the moves: so many short ones in orders of their own win deals that best-first
+        needs a hundred thousand positions for. They never change the search's positions."""
+        from .search import _Search  # (search imports the spaces)
+
+        if self._start is None:
+            return
+        space = CastleSpace(self.rules, self._weights, self._steps)
+        space.relax = space.probes = False
+        space._expanded = LAYER_AFTER + 1  # runs as one step from the first position
+        space._jitter = random.Random(self._probes)
+        self._probes += 1
+        probe = _Search(space, self._start, deep=True)
+        probe.run(float("inf"), PROBE_LIMIT)
+        if probe.result == "won":
+            self.found = probe.moves
+
     def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:
         """Foundation moves, then moves onto a card one rank higher, then into one empty row
         (most promising last); none from a position where no row can ever be emptied again."""
@@ -331,13 +368,22 @@ class CastleSpace(Space[Node]):
                 self._relax()
                 if self.lost:
                     return None, False
+            if self._expanded % PROBE_EVERY == 0 and self._expanded > PROBE_AFTER and \
+                    self.probes:
+                self._probe()
+                if self.found:
+                    return None, False
             if not home and self.layers and self._expanded > LAYER_AFTER and \
                     self._layer_dead(rows, heights, nexts):
                 return None, False  # no card can ever go to a foundation again
         if empty >= 0 and self.runs and self._expanded > LAYER_AFTER:
             _runs(rows, onto, nexts, scored)
         # the most promising last: among equal scores the search takes the newest first
-        scored.sort(reverse=True)
+        if self._jitter is None:
+            scored.sort(reverse=True)
+        else:  # a probe's own order (_probe): each move's promise made up to PROBE_JITTER worse
+            rng = self._jitter.random
+            scored.sort(key=lambda code: (code >> 12) + rng() * PROBE_JITTER, reverse=True)
         steps += 1
         to_foundation, row_moves = self._to_foundation, self._row_moves
         join = _SEP.join

@@ -158,6 +158,9 @@ class _Search:
             if self.result is None and self.space.lost:  # the space proved the root lost
                 self.result = "lost"
                 self._drop()
+            elif self.result is None and self.space.found:  # the space's own search won
+                self.result, self.moves = "won", list(self.space.found)
+                self._drop()
             elif not ran_out:
                 break
             elif self.pruned:  # the pruned pass ran out: the complete pass next
@@ -217,7 +220,7 @@ class _Search:
         try:
             while stack:
                 if nodes >= until or (nodes % _CHECK_EVERY == 0 and (
-                        clock() >= deadline or self.space.lost)):
+                        clock() >= deadline or self.space.lost or self.space.found)):
                     return False
                 key, state = pop()
                 nodes += 1
@@ -303,7 +306,8 @@ class _Search:
                         turn = (turn + 1) % len(turns)
                 if not scores:
                     return True
-                if nodes % _CHECK_EVERY == 0 and (clock() >= deadline or space.lost):
+                if nodes % _CHECK_EVERY == 0 and (
+                        clock() >= deadline or space.lost or space.found):
                     return False  # (the turn is taken when the search goes on)
                 if nodes >= until:
                     return False

@@ -56,6 +56,9 @@ class Space(Generic[N]):
     # set by the space once it has proved the root lost by a test of its own (a sound
     # over-estimate of the real game, searched to the end): the search then answers "lost"
     lost = False
+    # set by the space once a search of its own (a probe) has found a win: the real moves
+    # from the position searched, which the search then answers "won" with
+    found: list[Move] | None = None
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules

@@ -56,7 +56,7 @@ def node_of(game: Game) -> tuple[tuple[bytes, ...], tuple[int, ...]]:
 
 def switch_off(monkeypatch: pytest.MonkeyPatch, part: str) -> None:
     """From here on the solver's Castle space has one of its parts (a flag of
-    CastleSpace: ``relax``, ``layers``, ``runs``) turned off, besides any turned off
+    CastleSpace: ``relax``, ``layers``, ``runs``, ``probes``) turned off, besides any turned off
     before."""
     original = solve_castle.space
 
@@ -809,3 +809,73 @@ def test_empty_rows_weigh_more_later_and_deal_691_is_won_within_6_000_positions(
     assert replays_to_win(game, answer.moves)
     monkeypatch.setattr(solve_castle, "LATE_EMPTY", 0)
     assert engine.solve(game, max_nodes=60_000).result == "unknown"
+
+
+# --- probes: short depth-first searches in orders of their own ----------------------------
+
+
+def test_a_probe_wins_deal_433_early_and_the_win_replays(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once a search has expanded PROBE_AFTER positions, every PROBE_EVERY positions a
+    depth-first search from the root with its own table and its own order of the moves
+    (at most PROBE_LIMIT positions) looks for a win. Deal 433, which best-first wins after
+    117,912 positions, is won by a probe after a few thousand; the moves replay under the
+    real rules, and the answer is the same sliced."""
+    game = engine.new_game("beleaguered-castle", 433)
+    answer = engine.solve(game, budget_ms=600_000)
+    assert answer.result == "won" and answer.nodes < 20_000
+    assert replays_to_win(game, answer.moves)
+    solver = engine.Solver(game)
+    while solver.step(5.0) is None:
+        pass
+    assert (solver.result, solver.nodes, solver.moves) == ("won", answer.nodes, answer.moves)
+    switch_off(monkeypatch, "probes")
+    assert engine.solve(game, max_nodes=answer.nodes * 3).result == "unknown"
+
+
+def test_probes_change_no_position_of_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probes have tables and spaces of their own: where none wins, the search expands
+    the same positions with them as without (a loss costs the same; a win found by the
+    search itself comes after as many positions, with the same moves)."""
+    for seed, limit in ((24, 200_000), (419, 60_000)):
+        game = engine.new_game("beleaguered-castle", seed)
+        with_probes = engine.Solver(game, limit)
+        with_probes.step(600_000)
+        assert with_probes.space._probes > 0  # type: ignore[attr-defined]
+        assert with_probes.space.found is None
+        with monkeypatch.context() as patch:
+            switch_off(patch, "probes")
+            alone = engine.solve(game, budget_ms=600_000, max_nodes=limit)
+        assert (with_probes.result, with_probes.nodes, with_probes.moves) == (
+            alone.result, alone.nodes, alone.moves)
+
+
+def test_a_probe_is_a_depth_first_search_in_an_order_of_its_own() -> None:
+    """Probe i orders the moves of each position by their promise made up to PROBE_JITTER
+    worse at random, seeded by i: two probes of one number make the same children in the
+    same order, other numbers other orders, and the children are the same as the search's
+    own (checked on positions on the way down deal 108)."""
+    game = engine.new_game("beleaguered-castle", 108)
+    space = solve_castle.space(game.rules)
+    _, node = space.settle(game.state)
+    rng = random.Random("castle-probe")
+    differ = 0
+    for _ in range(40):
+        space._jitter = None
+        listed = space.children(node)
+        if not listed:
+            break
+        orders = []
+        for seed in (0, 0, 1, 2, 3):
+            space._jitter = random.Random(seed)
+            orders.append([space.key(child) for _, child in space.children(node)])
+        assert orders[0] == orders[1]
+        assert all(sorted(order) == sorted(space.key(child) for _, child in listed)
+                   for order in orders)
+        differ += len({tuple(order) for order in orders}) > 1
+        space._jitter = None
+        onward = [child for _, child in listed if space.children(child)]
+        if not onward:
+            break
+        node = rng.choice(onward)
+    assert differ >= 10
