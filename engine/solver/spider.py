@@ -478,7 +478,9 @@ class SpiderSpace(Space[Node]):
             s = 9 - (code >> 12 & 15)
             if big and code in big:
                 src = cols[s]
-                entry = (0, 0, 0, 0, 0, _flip(src[:-k]), src[-k:], (src[-1] & RANK_MASK) == 1)
+                left = _flip(src[:-k])
+                entry = (0, 0, 0, 0, 0, same_col(left, left), src[-k:],
+                         (src[-1] & RANK_MASK) == 1)
             else:
                 entry = infos[s][3][k - 1]
             new = list(cols)
@@ -536,12 +538,14 @@ class SpiderSpace(Space[Node]):
         same_suit = not self.rules.relaxed
         n = len(col)
         ace = (top & RANK_MASK) == 1
+        keep = self._same.setdefault
         entries = []
         for k in range(1, n + 1):
             moved = col[-k]
             rank = moved & RANK_MASK
             suit = moved & SUIT_MASK
             after = _flip(col[:-k])
+            after = keep(after, after)  # (one copy of each column: SpiderSpace.expand)
             if k == n:
                 entries.append((k, rank, suit, 40, _WHOLE, after, col[-k:], ace))
                 break

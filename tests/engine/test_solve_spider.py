@@ -303,6 +303,36 @@ def test_the_fast_expansion_is_the_steps_expansion(monkeypatch: pytest.MonkeyPat
     assert (MACROS[0] > 20) == bool(options.get("through"))
 
 
+def test_the_expansion_keeps_one_copy_of_each_column_it_makes() -> None:
+    """docs/solver.md §8.13: equal columns made by moves and deals, from any position, are
+    one object (less memory for the search, and keys that compare by identity); a child's
+    key is the child itself while cards are left in the stock, its sorted columns after."""
+    shared = 0
+    for game in played_games("spider-4", 4, "spider-4-copies"):
+        space = SpiderSpace(game.rules)
+        _, root = space.settle(game.state)
+        key = space.key(root)
+        parent: dict = {key: None}
+        level = [(key, root)]
+        first: dict[bytes, bytes] = {}
+        for _ in range(3):
+            after = []
+            for key, node in level:
+                fresh: list = []
+                space.expand(node, key, parent, fresh, 0, False)
+                for _, ckey, child in fresh:
+                    assert ckey == space.key(child)
+                    assert (ckey is child) == (child[1] > 0)
+                    for col in child[0]:
+                        if any(col is each for each in root[0]):
+                            continue  # the root's own columns, not made by a step
+                        shared += col in first
+                        assert first.setdefault(col, col) is col
+                after += [(ckey, child) for _, ckey, child in fresh[:6]]
+            level = after
+    assert shared > 1000
+
+
 def test_the_fast_expansion_clears_a_run_a_deal_completes() -> None:
     """A deal that puts the Ace on a King..2 run clears it and turns the card under it
     (the fast expansion's score works that column out again); both expansions agree."""
