@@ -75,6 +75,7 @@ from ..rules.cards import DOWN, KING, RANK_MASK
 from ..rules.klondike import COLUMNS, F0, STOCK, TURN, WASTE, KlondikeRules, alternating_run
 from ..rules.moves import Move
 from ..rules.state import Pile, State
+from .klondike_relaxed import Relaxed
 from .space import Child, Fresh, Macro, Space, Table
 
 _SEP = b"\xff"
@@ -89,6 +90,14 @@ LATER_AFTER = 5000
 LATER_TURNS = (0, 0, 0, 1)
 # a covered placement's child is scored this much worse in best-first order (§7.14)
 COVER_BIAS = 20
+# the relaxed game (klondike_relaxed.Relaxed, docs/solver.md §7.16): once a search has
+# expanded RELAX_AFTER positions, every RELAX_EVERY positions the root is searched on in
+# the relaxed game of k known cards a suit, for each k of RELAX_KS in turn (a relaxed win
+# passes on to the next k), RELAX_EVERY * RELAX_SHARE relaxed positions at a time
+RELAX_AFTER = 5000
+RELAX_EVERY = 256
+RELAX_KS = (2, 3)
+RELAX_SHARE = 1.0
 
 
 def talon(piles: tuple[Pile, ...] | list[Pile]) -> tuple[int, ...]:
@@ -158,11 +167,42 @@ class KlondikeSpace(Space[State]):
         # and whether it left out covers of talon cards too
         self._partial: dict[int, tuple[State, bool]] = {}
         self._biases: list[int] = []  # steps(): each child's bias in best-first order
+        # the relaxed game's searches of the root (see _relax): on or off, the root, the
+        # positions expanded, which k is next, the one under way, the relaxed positions it
+        # may still spend; lost (Space.lost): the root is proved lost
+        self.relax = True
+        self._root: tuple[Pile, ...] | None = None
+        self._expanded = 0
+        self._relax_next = 0
+        self._relaxed: Relaxed | None = None
+        self._relax_credit = 0.0
 
     def release(self) -> list[Table]:
         tables = [self._scores, self._columns, self._partial]
         self._scores, self._columns, self._partial = {}, {}, {}
-        return tables
+        relaxed, self._relaxed = self._relaxed, None
+        self._relax_next = len(RELAX_KS)  # (a search let go of is not resumed)
+        return tables + (relaxed.tables() if relaxed is not None else [])
+
+    def _relax(self) -> None:
+        """Go on searching the root in the relaxed game within the relaxed positions it may
+        still spend: a k whose relaxed game is won gives way to the next; one searched to
+        the end without a win proves the root lost (:attr:`lost`)."""
+        self._relax_credit += RELAX_EVERY * RELAX_SHARE
+        while self._relax_credit >= 1 and self._relax_next < len(RELAX_KS) \
+                and self._root is not None:
+            if self._relaxed is None:
+                self._relaxed = Relaxed(self._root, RELAX_KS[self._relax_next])
+            answer, spent = self._relaxed.run(int(self._relax_credit))
+            self._relax_credit -= spent
+            if answer is None:
+                return
+            self._relaxed = None
+            if answer is False:
+                self.lost = True
+                self._relax_next = len(RELAX_KS)
+                return
+            self._relax_next += 1
 
     def key(self, state: State) -> bytes:
         """Sorted columns, then the talon in turning order."""
@@ -200,6 +240,7 @@ class KlondikeSpace(Space[State]):
         """Play every safe card to its foundation (from the columns or the talon)."""
         piles = list(state.piles)
         moves = self._settle(piles)
+        self._root = tuple(piles)
         return (tuple(moves), State(tuple(piles))) if moves else ((), state)
 
     def _settle(self, piles: list[Pile]) -> list[Move]:
@@ -478,6 +519,13 @@ class KlondikeSpace(Space[State]):
         worse in the first ordering: the cover's gain counts as if it came a step later.
         Not the root's children: they wait in every ordering, each scored by :meth:`score`
         alone (see the search), whatever the number of orderings."""
+        if parent[key] is not None and self.relax:
+            self._expanded += 1
+            if self._expanded % RELAX_EVERY == 0 and self._expanded > RELAX_AFTER and \
+                    self._relax_next < len(RELAX_KS):
+                self._relax()
+                if self.lost:
+                    return None, False
         children, skipped = self.steps(node, pruned)
         biases = self._biases if queue == 0 and parent[key] is not None else None
         score, is_won, key_of = self.score, self.is_won, self.key
@@ -619,6 +667,7 @@ def daily_space(rules: KlondikeRules) -> KlondikeSpace:
     talon cards go to a column bare (docs/solver.md §13.3)."""
     daily = KlondikeSpace(rules)
     daily.covers = False
+    daily.relax = False
     return daily
 
 

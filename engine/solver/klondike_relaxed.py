@@ -1,0 +1,412 @@
+"""Klondike's relaxed game: a sound proof of loss at the root (docs/solver.md §7.16).
+
+The relaxed game is Klondike with most suits forgotten: only the next ``k`` cards of each
+suit above its foundation (in the position the relaxed search starts from) are *known*,
+by rank and suit; every other card is known by its rank and colour alone. A known card goes
+onto its own suit's foundation; a card known by colour onto any foundation of its colour
+whose card of that rank is not a known one (the real card is one of those suits'). Building
+in the columns and the talon are as in the real game, as they ask for rank and colour only,
+and a card brought back from a foundation is its top card as the relaxed game knows it.
+Every real move is a relaxed move from the relaxed form of a position to the relaxed form of
+the next, and a real win is a relaxed win: so when the relaxed game, searched to the end,
+has no win, the real position has none either.
+
+Positions that differ only in which of two cards of one rank and colour (both known by
+colour) lies where are one relaxed position, and a relaxed position keeps the talon as a
+set (any talon card can be played at any time, §7.1): so the relaxed game is much smaller
+than the real one (on the real search's positions of deals 107 and 438, lost after 28,467
+and 25,780 positions: 4,500 and 756 relaxed positions with ``k`` = 0).
+
+The relaxed game is searched with the real space's tests of use, whose proofs ask only for
+the building rule and count cards by rank and colour (§7.5): a talon card placed or a
+foundation card brought back must start a chain of use, part of a run moved must uncover a
+card that can be used, a column emptied must wait for a King. Safe cards go home at once
+where the foundation they go to is the only one they can ever go to (a known card, or a
+card whose twin of the same rank and colour is home or known; §7.3, §7.4). Tests check the
+relaxed search against a plain search of the relaxed rules, and both against the real rules.
+
+The search is depth first with a table of the relaxed positions met, foundation moves
+first, and it can be stopped and resumed (:meth:`Relaxed.run`).
+"""
+
+from __future__ import annotations
+
+from ..rules.cards import DOWN, KING, RANK_MASK
+from ..rules.klondike import COLUMNS, F0, STOCK, WASTE
+from ..rules.state import Pile
+from .space import Table
+
+# A relaxed card is a byte: its rank, its colour (0x10: red), and for a known card 0x80 and
+# a second suit bit (0x20), so that the four foundations are numbered 0 spades, 1 hearts,
+# 2 clubs, 3 diamonds (a foundation's colour is its low bit); DOWN when face down. Its
+# *class* (rank and colour, ``card & 0x1F``) is all that building asks for.
+_RED = 0x10
+_KNOWN = 0x80
+_CLASS = 0x1F
+_UP = ~DOWN & 0xFF
+_CODE = (0, 1, 3, 2)  # real suit (S H D C) -> foundation number
+_SUIT = (0, 1, 3, 2)  # foundation number -> real suit
+_SEP = b"\xff"
+_WON = (KING, KING, KING, KING)
+
+# a relaxed position: the columns (sorted), the talon (sorted) and the foundations' heights
+Position = tuple[tuple[bytes, ...], bytes, tuple[int, int, int, int]]
+
+
+class Relaxed:
+    """A search of the relaxed game of ``k`` known cards a suit from one position, which can
+    be stopped and resumed."""
+
+    def __init__(self, piles: tuple[Pile, ...] | list[Pile], k: int = 0) -> None:
+        heights = [len(piles[F0 + _SUIT[f]]) for f in range(4)]
+        # known[f << 4 | rank]: the card of that rank on foundation f is a known one
+        self.known = [False] * 64
+        for f in range(4):
+            for rank in range(heights[f] + 1, min(KING, heights[f] + k) + 1):
+                self.known[f << 4 | rank] = True
+        table = bytearray(256)
+        for card in range(128):
+            rank, f = card & RANK_MASK, _CODE[(card >> 4) & 3]
+            if not rank:
+                continue
+            relaxed = (f << 4 | _KNOWN if self.known[f << 4 | rank] else (f & 1) << 4) | rank
+            table[card] = relaxed | (card & DOWN)
+        self._table = bytes(table)
+        self.sort = k == 0  # no card known: the two foundations of a colour are alike
+        columns, talon, start_heights = self.form(piles)
+        cols, h = list(columns), list(start_heights)
+        talon = self.settle(cols, talon, h)
+        start = (tuple(sorted(cols)), talon, self._heights(h))
+        self._seen = {key(start)}
+        self._stack = [start]
+
+    def form(self, piles: tuple[Pile, ...] | list[Pile]) -> Position:
+        """The relaxed form of a real position (with the cards known from the start)."""
+        table = self._table
+        columns = tuple(sorted(bytes(p).translate(table) for p in piles[:COLUMNS]))
+        talon = bytes(sorted((bytes(piles[WASTE]) + bytes(piles[STOCK])).translate(
+            table).translate(_FACE_UP)))
+        return columns, talon, self._heights([len(piles[F0 + _SUIT[f]]) for f in range(4)])
+
+    def tables(self) -> list[Table]:
+        """What it holds (for Space.release)."""
+        return [self._seen, self._stack]
+
+    def run(self, limit: int) -> tuple[bool | None, int]:
+        """Search on for at most ``limit`` positions: True once a relaxed win is found, False
+        once the relaxed game is searched to the end without one, None when the positions
+        ran out first; and the positions spent."""
+        seen, stack = self._seen, self._stack
+        spent = 0
+        while stack:
+            if spent >= limit:
+                return None, spent
+            position = stack.pop()
+            spent += 1
+            if position[2] == _WON:
+                return True, spent
+            for child in reversed(self.children(position)):
+                ckey = key(child)
+                if ckey not in seen:
+                    seen.add(ckey)
+                    stack.append(child)
+        return False, spent
+
+    def _heights(self, heights: list[int]) -> tuple[int, int, int, int]:
+        a, b, c, d = heights
+        if self.sort:
+            if a > c:
+                a, c = c, a
+            if b > d:
+                b, d = d, b
+        return a, b, c, d
+
+    def foundations(self, card: int, heights: list[int]) -> list[int]:
+        """The foundations that take ``card`` (relaxed, face up) now."""
+        rank = card & RANK_MASK
+        if card & _KNOWN:
+            f = (card >> 4) & 3
+            return [f] if heights[f] == rank - 1 else []
+        f = (card >> 4) & 1
+        return [g for g in (f, f | 2) if heights[g] == rank - 1 and not self.known[g << 4 | rank]]
+
+    def safe(self, card: int, heights: list[int]) -> int:
+        """The foundation ``card`` goes to at once, or -1: the only one it can ever go to
+        takes it now (a known card's; or its twin's is home or known, or no card is known),
+        and every card that could ever lie on it is home (an Ace or a Two; or the other
+        colour's foundations hold its rank - 1, the other of its colour its rank - 2)."""
+        where = self.foundations(card, heights)
+        if not where:
+            return -1
+        f = where[0]
+        rank = card & RANK_MASK
+        if not card & _KNOWN and not self.sort and (
+                len(where) > 1 or not (heights[f ^ 2] >= rank or self.known[(f ^ 2) << 4 | rank])):
+            return -1
+        if rank <= 2:
+            return f
+        other = (f & 1) ^ 1
+        if heights[other] >= rank - 1 and heights[other | 2] >= rank - 1 \
+                and heights[f ^ 2] >= rank - 2:
+            return f
+        return -1
+
+    def settle(self, columns: list[bytes], talon: bytes, heights: list[int]) -> bytes:
+        """Play every safe card home in place (``columns`` and ``heights`` change); the
+        talon left."""
+        moved = True
+        while moved:
+            moved = False
+            for s in range(COLUMNS):
+                column = columns[s]
+                if column:
+                    f = self.safe(column[-1], heights)
+                    if f >= 0:
+                        heights[f] += 1
+                        columns[s] = _pop(column, 1)
+                        moved = True
+            for card in set(talon):
+                f = self.safe(card, heights)
+                if f >= 0:
+                    heights[f] += 1
+                    i = talon.index(card)
+                    talon = talon[:i] + talon[i + 1:]
+                    moved = True
+        return talon
+
+    def children(self, position: Position, onto: int = -1,
+                 counts: tuple[list[int], list[int], list[int], list[int]] | None = None,
+                 ) -> list[Position]:
+        """The relaxed steps from a settled relaxed position, foundation moves first, each
+        child settled; only moves that have a use (see the module docstring). A talon card
+        goes to a column only together with a move that puts a card on it: the steps onto
+        that column (``onto``) from the position after the placement, with its ``counts``,
+        as in the real space (docs/solver.md §7.11, §7.14)."""
+        columns, talon, heights = position
+        hl = list(heights)
+        known = self.known
+        if counts is None:
+            home = [0] * 32  # by class
+            for f in range(4):
+                for rank in range(1, heights[f] + 1):
+                    home[(f & 1) << 4 | rank] += 1
+            in_talon = [0] * 32
+            for card in talon:
+                in_talon[card & _CLASS] += 1
+            runs = [_run(column) for column in columns]
+            in_runs = [0] * 32
+            for s, column in enumerate(columns):
+                for card in column[len(column) - runs[s]:]:
+                    in_runs[card & _CLASS] += 1
+        else:
+            home, in_talon, in_runs, runs = counts
+        want = 0
+        if onto >= 0:  # only the moves onto the card just placed there
+            want = _takes(columns[onto][-1])
+            if not want:
+                return []
+        tops: dict[int, list[int]] = {}  # class of a face-up top card -> the columns it tops
+        for s, column in enumerate(columns):
+            if runs[s]:
+                tops.setdefault(column[-1] & _CLASS, []).append(s)
+        empty = next((s for s in range(COLUMNS) if not columns[s]), None)
+        # chains of use (docs/solver.md §7.5): through talon cards and foundation Aces and
+        # Twos, to a face-up column card or a foundation card above the Twos
+        passing = [in_talon[c] + (home[c] if c & RANK_MASK <= 2 else 0) for c in range(32)]
+        settled = [in_runs[c] + (home[c] if c & RANK_MASK > 2 else 0) for c in range(32)]
+        free = [in_talon[c] + home[c] + in_runs[c] for c in range(32)]  # cards that can
+        # come into play, maybe after other such moves
+        out_found: list[Position] = []
+        out: list[Position] = []
+        settle, safe, fix = self.settle, self.safe, self._heights
+
+        def child(cols: list[bytes], tal: bytes, h: list[int], into: list[Position],
+                  probe: int) -> None:
+            # settled: after a foundation changed (probe -1), or when the card uncovered in
+            # column ``probe`` goes home
+            if probe < 0 or cols[probe] and safe(cols[probe][-1], h) >= 0:
+                tal = settle(cols, tal, h)
+            into.append((tuple(sorted(cols)), tal, fix(h)))
+
+        def targets(card: int, not_from: int) -> list[int]:
+            if onto >= 0:
+                return [onto] if onto != not_from else []
+            where = [d for d in tops.get(_onto(card), ()) if d != not_from]
+            if card & RANK_MASK == KING and empty is not None:
+                where.append(empty)
+            return where
+
+        def king_waits(src: int) -> bool:
+            # a King could enter a column emptied now: from the talon, a foundation, or a
+            # run in another column with cards under it
+            for colour in (0, _RED):
+                king = colour | KING
+                if in_talon[king] or home[king]:
+                    return True
+                for c, column in enumerate(columns):
+                    if c != src and column and column[0] & _CLASS != king and any(
+                            card & _CLASS == king for card in column[len(column) - runs[c]:]):
+                        return True
+            return False
+
+        def uncovered_use(s: int, k: int) -> bool:
+            # moving the top k cards of column s uncovers the face-up card E: of use if a
+            # card other than the one moved can come onto E, or E (with the run under it)
+            # can move onto a card of another column or a free card, or, a King not at the
+            # bottom, into an empty column
+            column = columns[s]
+            below = _takes(column[-k - 1])
+            if below and free[below] - (1 if column[-k] & _CLASS == below else 0) > 0:
+                return True
+            n = len(column)
+            for depth in range(k + 1, runs[s] + 1):
+                card = column[-depth]
+                host = _onto(card)
+                if host and (free[host] or any(d != s for d in tops.get(host, ()))):
+                    return True
+                if card & RANK_MASK == KING and empty is not None and depth < n:
+                    return True
+            return False
+
+        # column tops to a foundation
+        if onto < 0:
+            for s, column in enumerate(columns):
+                if runs[s]:
+                    for f in self.foundations(column[-1], hl):
+                        cols = list(columns)
+                        cols[s] = _pop(column, 1)
+                        h = hl.copy()
+                        h[f] += 1
+                        child(cols, talon, h, out_found, -1)
+        # talon cards to a foundation or a column
+        for card in sorted(set(talon)):
+            if want and card & _CLASS != want:
+                continue
+            i = talon.index(card)
+            rest = talon[:i] + talon[i + 1:]
+            if onto < 0:
+                for f in self.foundations(card, hl):
+                    h = hl.copy()
+                    h[f] += 1
+                    child(list(columns), rest, h, out_found, -1)
+            where = targets(card, -1)
+            if where and _chain_follows(card, passing, settled):
+                cls = card & _CLASS
+                after_talon = in_talon.copy()
+                after_talon[cls] -= 1
+                after_runs = in_runs.copy()
+                after_runs[cls] += 1
+                for d in where:  # placed, and covered at once
+                    cols = list(columns)
+                    cols[d] = cols[d] + bytes((card,))
+                    after = runs.copy()
+                    after[d] += 1
+                    out += self.children((tuple(cols), rest, heights), d,
+                                         (home, after_talon, after_runs, after))
+        # runs, or parts of them, to another column
+        for s, column in enumerate(columns):
+            n, run = len(column), runs[s]
+            if not run or s == onto:
+                continue
+            if want:
+                if not in_runs[want]:
+                    continue
+                k = next((k for k in range(1, run + 1) if column[-k] & _CLASS == want), 0)
+                if not k:
+                    continue
+                depths: range | tuple[int] = (k,)
+            else:
+                depths = range(1, run + 1)
+            for k in depths:
+                card = column[-k]
+                where = targets(card, s)
+                if not where or (k == n and card & RANK_MASK == KING):
+                    continue
+                if k == n:
+                    if not king_waits(s):
+                        continue
+                elif k < run:
+                    if not self.foundations(column[-k - 1], hl) and not uncovered_use(s, k):
+                        continue
+                for d in where:
+                    cols = list(columns)
+                    cols[s] = _pop(column, k)
+                    cols[d] = cols[d] + column[-k:]
+                    child(cols, talon, hl.copy(), out, s)
+        # foundation tops back to a column
+        for f in range(4):
+            rank = hl[f]
+            if not rank or self.sort and f >= 2 and hl[f ^ 2] == rank:
+                continue  # (sorted: the two of a colour alike)
+            if want and (f & 1) << 4 | rank != want:
+                continue
+            card = (f << 4 | _KNOWN if known[f << 4 | rank] else (f & 1) << 4) | rank
+            where = targets(card, -1)
+            if not where:
+                continue
+            twin = (card & _CLASS) ^ _RED  # the card under it could lie on one of these
+            if not (_chain_follows(card, passing, settled)
+                    or rank > 2 and (free[twin] or twin in tops)):
+                continue
+            for d in where:
+                cols = list(columns)
+                cols[d] = cols[d] + bytes((card,))
+                h = hl.copy()
+                h[f] -= 1
+                child(cols, talon, h, out, -1)
+        return out_found + out
+
+
+_FACE_UP = bytes(i & _UP for i in range(256))
+
+
+def key(position: Position) -> bytes:
+    """One bytes value per relaxed position."""
+    columns, talon, heights = position
+    return _SEP.join(columns) + _SEP + talon + _SEP + bytes(heights)
+
+
+def _pop(column: bytes, k: int) -> bytes:
+    """The column with its top ``k`` cards gone, a face-down card uncovered turned over."""
+    rest = column[:-k]
+    if rest and rest[-1] & DOWN:
+        rest = rest[:-1] + bytes((rest[-1] & _UP,))
+    return rest
+
+
+def _run(column: bytes) -> int:
+    """How many face-up cards the column ends with (one run, as in the real game)."""
+    n = 0
+    for card in reversed(column):
+        if card & DOWN:
+            break
+        n += 1
+    return n
+
+
+def _takes(card: int) -> int:
+    """The class that may be built on ``card`` (one rank lower, other colour), or 0."""
+    rank = card & RANK_MASK
+    return ((card & _RED) ^ _RED) | (rank - 1) if rank > 1 else 0
+
+
+def _onto(card: int) -> int:
+    """The class ``card`` may be built on (one rank higher, other colour), or 0."""
+    rank = card & RANK_MASK
+    return ((card & _RED) ^ _RED) | (rank + 1) if rank < KING else 0
+
+
+def _chain_follows(card: int, passing: list[int], settled: list[int]) -> bool:
+    """A card placed from the talon or brought back from a foundation can be of use only if
+    a chain of cards, each one rank lower and the other colour, through ``passing`` cards
+    (talon cards, foundation Aces and Twos: their own moves need a use in turn) reaches one
+    of ``settled`` (face-up column cards, foundation cards above the Twos): docs/solver.md
+    §7.5. Both count the cards by class."""
+    below = _takes(card)
+    while below:
+        if settled[below]:
+            return True
+        if not passing[below]:
+            return False
+        below = _takes(below)
+    return False

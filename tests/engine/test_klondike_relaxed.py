@@ -1,0 +1,246 @@
+"""Klondike's relaxed game (engine/solver/klondike_relaxed.py; docs/solver.md §7.16).
+
+The relaxed game proves a position lost when it has no win, so it must allow every real
+move: checked move by move on random positions against the real rules. Its search takes
+shortcuts (safe cards home at once, moves only where a use can follow, talon cards placed
+only with a cover), checked against a plain search of the relaxed rules written out here,
+and both against a brute-force search of the real rules. Then: the deals it proves lost at
+their root, and winnable deals it never calls lost.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine.rules.cards import DOWN, KING, make_card
+from engine.rules.game import Game
+from engine.solver import klondike as klondike_space
+from engine.solver.klondike import KlondikeSpace
+from engine.solver.klondike_relaxed import Position, Relaxed
+from engine.solver.search import Solver
+from engine.solver.winnable import winnable_deals
+from tests.engine.helpers import klondike_from
+from tests.engine.helpers import reachable as _reachable
+from tests.engine.test_solve_klondike import suit_run
+
+# the relaxed cards' bytes (see the module): rank, 0x10 red, 0x80 known with the
+# foundation number in bits 4-5 (0 spades, 1 hearts, 2 clubs, 3 diamonds), DOWN face down
+
+
+def _rank(card: int) -> int:
+    return card & 15
+
+
+def _red(card: int) -> int:
+    return card & 0x10
+
+
+def takes(relaxed: Relaxed, card: int, heights: list[int], f: int) -> bool:
+    """The relaxed rule: foundation ``f`` takes ``card`` (face up)."""
+    if heights[f] != _rank(card) - 1:
+        return False
+    if card & 0x80:
+        return (card >> 4) & 3 == f
+    return (f & 1) == (1 if _red(card) else 0) and not relaxed.known[f << 4 | _rank(card)]
+
+
+def fits(card: int, column: bytes) -> bool:
+    """The real building rule, by rank and colour: onto one rank higher of the other colour
+    face up, or a King into an empty column."""
+    if not column:
+        return _rank(card) == KING
+    top = column[-1]
+    return not top & DOWN and _rank(top) == _rank(card) + 1 and _red(top) != _red(card)
+
+
+def lift(column: bytes, k: int) -> bytes:
+    rest = column[:-k]
+    if rest and rest[-1] & DOWN:
+        rest = rest[:-1] + bytes((rest[-1] & ~DOWN & 0xFF,))
+    return rest
+
+
+def plain_children(relaxed: Relaxed, position: Position) -> set[Position]:
+    """Every relaxed move from ``position``, written out from the rules (no shortcut)."""
+    columns, talon, heights = position
+    out: set[Position] = set()
+
+    def add(cols: list[bytes], tal: bytes, h: list[int]) -> None:
+        out.add((tuple(sorted(cols)), tal, relaxed._heights(h)))
+
+    for s, column in enumerate(columns):
+        k = 0
+        while k < len(column) and not column[-k - 1] & DOWN:
+            k += 1
+            card = column[-k]
+            if k == 1:
+                for f in range(4):
+                    if takes(relaxed, card, list(heights), f):
+                        h = list(heights)
+                        h[f] += 1
+                        add([*columns[:s], lift(column, 1), *columns[s + 1:]], talon, h)
+            for d, other in enumerate(columns):
+                if d != s and fits(card, other):
+                    cols = list(columns)
+                    cols[s], cols[d] = lift(column, k), other + column[-k:]
+                    add(cols, talon, list(heights))
+    for i, card in enumerate(talon):
+        rest = talon[:i] + talon[i + 1:]
+        for f in range(4):
+            if takes(relaxed, card, list(heights), f):
+                h = list(heights)
+                h[f] += 1
+                add(list(columns), rest, h)
+        for d, other in enumerate(columns):
+            if fits(card, other):
+                cols = list(columns)
+                cols[d] = other + bytes((card,))
+                add(cols, rest, list(heights))
+    for f in range(4):
+        rank = heights[f]
+        if rank:
+            card = (f << 4 | 0x80 if relaxed.known[f << 4 | rank] else (f & 1) << 4) | rank
+            for d, other in enumerate(columns):
+                if fits(card, other):
+                    cols = list(columns)
+                    cols[d] = other + bytes((card,))
+                    h = list(heights)
+                    h[f] -= 1
+                    add(cols, talon, h)
+    return out
+
+
+def plain_search(relaxed: Relaxed, start: Position, limit: int) -> bool | None:
+    """Whether the relaxed rules reach a win from ``start`` (None past ``limit`` positions)."""
+    seen = {start}
+    stack = [start]
+    while stack:
+        position = stack.pop()
+        if position[2] == (KING,) * 4:
+            return True
+        for child in plain_children(relaxed, position):
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+        if len(seen) > limit:
+            return None
+    return False
+
+
+def random_endgame(rng: random.Random) -> Game:
+    """A Klondike endgame: 7 to 11 cards of each suit home (one suit sometimes 2 to 5), the
+    rest over three to six columns (face down under the top card) and the talon."""
+    heights = [rng.randint(7, 11) for _ in range(4)]
+    if rng.random() < 0.3:
+        heights[rng.randrange(4)] = rng.randint(2, 5)
+    rest = [make_card(r, s) for s in range(4) for r in range(heights[s] + 1, KING + 1)]
+    rng.shuffle(rest)
+    piles: dict[str, list[str]] = {f"f{s}": suit_run(s, 1, heights[s]) for s in range(4)}
+    talon = rng.randint(0, len(rest) // 2)
+    return klondike_from(piles, rest, talon, rng.randint(0, talon), rng.randint(3, 6))
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 13])
+def test_every_real_move_is_a_relaxed_move(k: int) -> None:
+    """From random positions (endgames, and positions of random play from deals), every
+    legal real move leads from the relaxed form of the position to the relaxed form of the
+    next by a relaxed move (a turn of the stock or a recycle changes nothing in it): so a
+    real win is a relaxed win. A relaxed game whose foundations asked for a card's suit
+    when it is known by colour, or that forgot foundation returns, fails here."""
+    rng = random.Random(f"klondike-relaxed-moves-{k}")
+    checked = 0
+    for i in range(200):
+        if i % 2:
+            game = random_endgame(rng)
+        else:
+            game = engine.new_game("klondike", rng.randint(1, 10_000))
+            for _ in range(rng.randint(0, 60)):
+                moves = game.rules.moves(game.state)
+                if not moves:
+                    break
+                game.play(rng.choice(moves))
+        state = game.state
+        relaxed = Relaxed(state.piles, k)
+        before = relaxed.form(state.piles)
+        allowed = plain_children(relaxed, before)
+        for move in game.rules.moves(state):
+            after = relaxed.form(game.rules.apply(state, move).piles)
+            assert after == before or after in allowed, (game.position(), str(move))
+            checked += 1
+    assert checked > 800
+
+
+def brute_force(game: Game, limit: int) -> bool | None:
+    return _reachable(game, game.rules.is_won, limit)
+
+
+@pytest.mark.parametrize("k", [0, 2])
+def test_the_relaxed_search_answers_as_the_plain_relaxed_rules_and_never_below_the_real(
+        k: int) -> None:
+    """On random endgames, the relaxed search with its shortcuts (safe cards home at once,
+    the tests of use, covered placements) answers as a plain search of the relaxed rules,
+    and never "lost" where the real rules win (a shortcut that cut off a relaxed win, or
+    a relaxed game that left out a real move, fails here)."""
+    rng = random.Random(f"klondike-relaxed-search-{k}")
+    outcomes: list[tuple[bool, bool]] = []
+    while len(outcomes) < 20:
+        game = random_endgame(rng)
+        relaxed = Relaxed(game.state.piles, k)
+        plain = plain_search(relaxed, relaxed.form(game.state.piles), 4_000)
+        real = brute_force(game, 4_000)
+        if plain is None or real is None:
+            continue
+        answer, _ = relaxed.run(200_000)
+        assert answer is plain, game.position()
+        assert plain or not real, game.position()
+        outcomes.append((plain, real))
+    assert any(plain for plain, _ in outcomes) and not all(plain for plain, _ in outcomes)
+
+
+def root_piles(seed: int) -> tuple[tuple[int, ...], ...]:
+    game = engine.new_game("klondike", seed)
+    _, root = KlondikeSpace(game.rules).settle(game.state)
+    return root.piles
+
+
+@pytest.mark.parametrize(("seed", "k", "most"), [(385, 2, 1_182), (438, 0, 5_058),
+                                                 (30, 2, 716)])
+def test_the_relaxed_game_proves_deals_lost_at_their_root(seed: int, k: int, most: int,
+                                                           ) -> None:
+    """Deals the real search proves lost only after 31,140 (385), 25,780 (438) and 6,188
+    (30) positions: their relaxed games of ``k`` known cards a suit have no win, searched to
+    the end in ``most`` relaxed positions."""
+    answer, spent = Relaxed(root_piles(seed), k).run(most + 1)
+    assert answer is False and spent == most
+
+
+def test_the_relaxed_game_never_calls_a_winnable_deal_lost() -> None:
+    """The first deals of the shipped winnable list (each a real win, replayed when listed):
+    the relaxed game of every k the solver asks for finds a relaxed win at each root."""
+    for seed in winnable_deals("klondike")[:25]:
+        piles = root_piles(seed)
+        for k in klondike_space.RELAX_KS:
+            answer, _ = Relaxed(piles, k).run(50_000)
+            assert answer is not False, (seed, k)
+
+
+def test_the_solver_proves_a_deal_lost_through_the_relaxed_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 385, which the search alone proves lost after 31,140 positions, is lost after
+    6,148 with the relaxed game searched beside it once 5,000 positions are expanded,
+    whole or in slices; without it, unknown then."""
+    game = engine.new_game("klondike", 385)
+    whole = Solver(game, max_nodes=7_000)
+    whole.step(60_000)
+    assert (whole.result, whole.nodes) == ("lost", 6_148)
+    sliced = Solver(game, max_nodes=7_000)
+    while sliced.step(5.0) is None:
+        pass
+    assert (sliced.result, sliced.nodes) == ("lost", 6_148)
+    monkeypatch.setattr(KlondikeSpace, "_relax", lambda self: None)
+    alone = Solver(game, max_nodes=7_000)
+    alone.step(60_000)
+    assert alone.result == "unknown"
