@@ -94,7 +94,7 @@ COVER_BIAS = 20
 # expanded RELAX_AFTER positions, every RELAX_EVERY positions the root is searched on in
 # the relaxed game of k known cards a suit, for each k of RELAX_KS in turn (a relaxed win
 # passes on to the next k), RELAX_EVERY * RELAX_SHARE relaxed positions at a time
-RELAX_AFTER = 5000
+RELAX_AFTER = 10_000
 RELAX_EVERY = 256
 RELAX_KS = (2, 3)
 RELAX_SHARE = 1.0
