@@ -47,6 +47,13 @@ After LAYER_AFTER positions, too, each empty row of a child puts it LATE_EMPTY f
 forward in the orderings (with the runs, an empty row doubles what a step can carry).
 The measurements behind these choices: docs/solver.md §9.
 
+Once a search has expanded PROBE_AFTER positions, every PROBE_EVERY positions a *probe*
+(:meth:`CastleSpace._probe`) searches the root depth first, with a space and a table of its
+own, for at most PROBE_LIMIT positions, the moves in a random order of its own (seeded):
+a deep search wins at once or not for a long while, depending on that order, so many short
+ones win deals best-first needs a hundred thousand positions for. A probe's win is the
+answer (:attr:`found`); probes never answer "lost" and never change the search's positions.
+
 Each position links to its parent's key only; a won line's moves are found again from
 the keys (two steps from one position reach one key only when neither is a plain move,
 and then both leave no "card just moved", so the line found again expands as the search
@@ -113,12 +120,12 @@ RELAX_RATIOS = (1, 4)
 _KNOWN = 0x40  # a card known by its suit too, in the relaxed game's rows
 # probes (CastleSpace._probe): once a search has expanded PROBE_AFTER positions, every
 # PROBE_EVERY positions a depth-first search from the root with a table of its own, at most
-# PROBE_LIMIT positions, the moves of equal promise (up to PROBE_JITTER) in an order of its
-# own, seeded by the probe's number
+# PROBE_LIMIT positions, each move's promise made worse by up to a jitter at random, seeded
+# by the probe's number; probe i takes the jitter PROBE_JITTERS[i % len(PROBE_JITTERS)]
 PROBE_AFTER = LAYER_AFTER
 PROBE_EVERY = 1024
 PROBE_LIMIT = 500
-PROBE_JITTER = 30
+PROBE_JITTERS = (100, 1000)
 
 
 class CastleSpace(Space[Node]):
@@ -167,7 +174,7 @@ class CastleSpace(Space[Node]):
         self.probes = True
         self._probes = 0
         self._start: State | None = None
-        self._jitter: random.Random | None = None
+        self._jitter: tuple[random.Random, int] | None = None
 
     def release(self) -> list[Table]:
         memos, self._memos = self._memos, {}
@@ -298,7 +305,8 @@ class CastleSpace(Space[Node]):
         space = CastleSpace(self.rules, self._weights, self._steps)
         space.relax = space.probes = False
         space._expanded = LAYER_AFTER + 1  # runs as one step from the first position
-        space._jitter = random.Random(self._probes)
+        space._jitter = (random.Random(self._probes),
+                         PROBE_JITTERS[self._probes % len(PROBE_JITTERS)])
         self._probes += 1
         probe = _Search(space, self._start, deep=True)
         probe.run(float("inf"), PROBE_LIMIT)
@@ -381,9 +389,9 @@ class CastleSpace(Space[Node]):
         # the most promising last: among equal scores the search takes the newest first
         if self._jitter is None:
             scored.sort(reverse=True)
-        else:  # a probe's own order (_probe): each move's promise made up to PROBE_JITTER worse
-            rng = self._jitter.random
-            scored.sort(key=lambda code: (code >> 12) + rng() * PROBE_JITTER, reverse=True)
+        else:  # a probe's own order (_probe): each move's promise made up to a jitter worse
+            rng, jitter = self._jitter[0].random, self._jitter[1]
+            scored.sort(key=lambda code: (code >> 12) + rng() * jitter, reverse=True)
         steps += 1
         to_foundation, row_moves = self._to_foundation, self._row_moves
         join = _SEP.join
