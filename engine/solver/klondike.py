@@ -57,6 +57,11 @@ defined.
 
 Dead positions: :func:`dead` proves some card can never reach its foundation.
 
+After RELAX_AFTER positions the root is also searched, as many positions at a time, in a
+*relaxed game* (:mod:`.klondike_relaxed`) where most cards are known by rank and colour
+alone: every real line is a relaxed line, so a relaxed game with no win proves the deal lost
+(:attr:`lost`); until then the search goes on as if it were not there (docs/solver.md §7.16).
+
 After LATER_AFTER positions a second ordering, depth first, takes one turn in four over
 the same table of positions met (a loss costs the same positions; docs/solver.md §7.12).
 
