@@ -126,6 +126,10 @@ PROBE_AFTER = LAYER_AFTER
 PROBE_EVERY = 1024
 PROBE_LIMIT = 500
 PROBE_JITTERS = (100, 1000)
+# (probes, positions): after that many probes PROBE_EVERY apart, one every that many
+# positions instead (the probes that win are mostly the first few); None: PROBE_EVERY
+# throughout
+PROBE_LATER: tuple[int, int] | None = (8, 2048)
 
 
 class CastleSpace(Space[Node]):
@@ -173,6 +177,7 @@ class CastleSpace(Space[Node]):
         # in a probe's own space the random order of its moves
         self.probes = True
         self._probes = 0
+        self._probe_next = (PROBE_AFTER // PROBE_EVERY + 1) * PROBE_EVERY  # at _expanded
         self._start: State | None = None
         self._jitter: tuple[random.Random, int] | None = None
 
@@ -376,8 +381,10 @@ class CastleSpace(Space[Node]):
                 self._relax()
                 if self.lost:
                     return None, False
-            if self._expanded % PROBE_EVERY == 0 and self._expanded > PROBE_AFTER and \
-                    self.probes:
+            if self._expanded >= self._probe_next and self.probes:
+                later = PROBE_LATER
+                self._probe_next += PROBE_EVERY if later is None or self._probes < later[0] \
+                    else later[1]
                 self._probe()
                 if self.found:
                     return None, False

@@ -879,3 +879,25 @@ def test_a_probe_is_a_depth_first_search_in_an_order_of_its_own() -> None:
             break
         node = rng.choice(onward)
     assert differ >= 10
+
+
+def test_probes_come_every_probe_every_positions_then_further_apart(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first probe comes at the first multiple of PROBE_EVERY past PROBE_AFTER positions
+    expanded (dead ones not counted), the next PROBE_LATER[0] ones PROBE_EVERY apart each,
+    the ones after PROBE_LATER[1] apart."""
+    at: list[int] = []
+    original = solve_castle.CastleSpace._probe
+
+    def probe(self: solve_castle.CastleSpace) -> None:
+        at.append(self._expanded)
+        original(self)
+
+    monkeypatch.setattr(solve_castle.CastleSpace, "_probe", probe)
+    engine.solve(engine.new_game("beleaguered-castle", 108), budget_ms=600_000,
+                 max_nodes=40_000)
+    every, (count, later) = solve_castle.PROBE_EVERY, solve_castle.PROBE_LATER
+    assert at[0] == (solve_castle.PROBE_AFTER // every + 1) * every
+    gaps = [b - a for a, b in zip(at, at[1:], strict=False)]
+    assert gaps[:count] == [every] * count
+    assert len(gaps) > count and set(gaps[count:]) == {later}
