@@ -182,8 +182,9 @@ def test_the_relaxed_search_answers_as_the_plain_relaxed_rules_and_never_below_t
         k: int) -> None:
     """On random endgames, the relaxed search with its shortcuts (safe cards home at once,
     the tests of use, covered placements) answers as a plain search of the relaxed rules,
-    and never "lost" where the real rules win (a shortcut that cut off a relaxed win, or
-    a relaxed game that left out a real move, fails here)."""
+    and never "lost" where the real rules win. (These endgames did not catch a relaxed
+    search with the covers by column runs left out: the covers rest on docs/solver.md
+    §7.11's proof, which asks for rank and colour alone, and on the real space's tests.)"""
     rng = random.Random(f"klondike-relaxed-search-{k}")
     outcomes: list[tuple[bool, bool]] = []
     while len(outcomes) < 20:
