@@ -49,7 +49,8 @@ The measurements behind these choices: docs/solver.md §9.
 
 Once a search has expanded PROBE_AFTER positions, every PROBE_EVERY positions a *probe*
 (:meth:`CastleSpace._probe`) searches the root depth first, with a space and a table of its
-own, for at most PROBE_LIMIT positions, the moves in a random order of its own (seeded):
+own, for at most PROBE_LIMIT positions (PROBE_PIECE of them at each of the search's own
+expansions, so no slice waits for a whole probe), the moves in a random order of its own (seeded):
 a deep search wins at once or not for a long while, depending on that order, so many short
 ones win deals best-first needs a hundred thousand positions for. A probe's win is the
 answer (:attr:`found`); probes never answer "lost" and never change the search's positions.
@@ -70,6 +71,7 @@ from ..rules.cards import KING
 from ..rules.castle import F0, ROWS, CastleRules
 from ..rules.moves import Move
 from ..rules.state import State
+from .passes import SpaceSearch
 from .space import Fresh, Space, Table
 
 # A position, inside the search: the rows as one bytes object (each row's cards bottom
@@ -126,6 +128,9 @@ PROBE_AFTER = LAYER_AFTER
 PROBE_EVERY = 1024
 PROBE_LIMIT = 500
 PROBE_JITTERS = (100, 1000)
+# positions of a probe expanded at a time, at one expansion of the search after another: a
+# whole probe takes some ms (more in the browser), which one slice of the page must not wait
+PROBE_PIECE = 50
 # (probes, positions): after that many probes PROBE_EVERY apart, one every that many
 # positions instead (the probes that win are mostly the first few); None: PROBE_EVERY
 # throughout
@@ -178,6 +183,7 @@ class CastleSpace(Space[Node]):
         self.probes = True
         self._probes = 0
         self._probe_next = (PROBE_AFTER // PROBE_EVERY + 1) * PROBE_EVERY  # at _expanded
+        self._probing: SpaceSearch | None = None  # the probe under way
         self._start: State | None = None
         self._jitter: tuple[random.Random, int] | None = None
 
@@ -297,14 +303,13 @@ class CastleSpace(Space[Node]):
             self._relax_next += 1
 
     def _probe(self) -> None:
-        """Search the position this space started from depth first, with a table of its own
-        and at most PROBE_LIMIT positions, the moves in an order of this probe's own; if it
-        wins, :attr:`found` holds the moves. A deep search meets its first wins after a
-        few hundred positions or not for a long while, and which depends on the order of
-        the moves: so many short ones in orders of their own win deals that best-first
-        needs a hundred thousand positions for. They never change the search's positions."""
-        from .search import _Search  # (search imports the spaces)
-
+        """Start a probe: a search of the position this space started from, depth first,
+        with a table of its own and at most PROBE_LIMIT positions, the moves in an order of
+        this probe's own (:meth:`_probe_on` runs it; if it wins, :attr:`found` holds the
+        moves). A deep search meets its first wins after a few hundred positions or not for
+        a long while, and which depends on the order of the moves: so many short ones in
+        orders of their own win deals that best-first needs a hundred thousand positions
+        for. They never change the search's positions."""
         if self._start is None:
             return
         space = CastleSpace(self.rules, self._weights, self._steps)
@@ -313,10 +318,18 @@ class CastleSpace(Space[Node]):
         space._jitter = (random.Random(self._probes),
                          PROBE_JITTERS[self._probes % len(PROBE_JITTERS)])
         self._probes += 1
-        probe = _Search(space, self._start, deep=True)
-        probe.run(float("inf"), PROBE_LIMIT)
+        self._probing = SpaceSearch(space, self._start, deep=True)
+
+    def _probe_on(self) -> None:
+        """Run the probe under way for PROBE_PIECE more positions; it ends at PROBE_LIMIT."""
+        probe = self._probing
+        if probe is None:
+            return
+        probe.run(float("inf"), min(PROBE_PIECE, PROBE_LIMIT - probe.nodes))
         if probe.result == "won":
             self.found = probe.moves
+        if probe.result is not None or probe.nodes >= PROBE_LIMIT:
+            self._probing = None
 
     def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:
         """Foundation moves, then moves onto a card one rank higher, then into one empty row
@@ -381,11 +394,14 @@ class CastleSpace(Space[Node]):
                 self._relax()
                 if self.lost:
                     return None, False
-            if self._expanded >= self._probe_next and self.probes:
-                later = PROBE_LATER
-                self._probe_next += PROBE_EVERY if later is None or self._probes < later[0] \
-                    else later[1]
-                self._probe()
+            if self.probes and (self._probing is not None
+                                or self._expanded >= self._probe_next):
+                if self._probing is None:
+                    later = PROBE_LATER
+                    self._probe_next += PROBE_EVERY \
+                        if later is None or self._probes < later[0] else later[1]
+                    self._probe()
+                self._probe_on()
                 if self.found:
                     return None, False
             if not home and self.layers and self._expanded > LAYER_AFTER and \

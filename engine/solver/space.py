@@ -43,7 +43,7 @@ class Space(Generic[N]):
     queues = 1  # how many orderings best-first takes turns between (see Solver)
     turns: tuple[int, ...] = ()  # the orderings' turns, in order (empty: one each in turn)
     # (positions, turns): after that many positions these turns instead; an ordering that
-    # had no turn before starts from the first ordering's waiting states (see _Search)
+    # had no turn before starts from the first ordering's waiting states (passes.py)
     later: tuple[int, tuple[int, ...]] | None = None
     links_macros = True  # False: ``expand`` links a key to its parent's key only (no macro)
     can_prune = False  # True: a first, pruned pass may skip moves on a guess (no loss proved)

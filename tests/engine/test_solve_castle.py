@@ -808,6 +808,7 @@ def test_empty_rows_weigh_more_later_and_deal_691_is_won_within_6_000_positions(
     assert (answer.result, answer.nodes) == ("won", 5_669)
     assert replays_to_win(game, answer.moves)
     monkeypatch.setattr(solve_castle, "LATE_EMPTY", 0)
+    switch_off(monkeypatch, "probes")  # (one of them wins it within 60,000 positions)
     assert engine.solve(game, max_nodes=60_000).result == "unknown"
 
 
@@ -831,6 +832,31 @@ def test_a_probe_wins_deal_433_early_and_the_win_replays(
     assert (solver.result, solver.nodes, solver.moves) == ("won", answer.nodes, answer.moves)
     switch_off(monkeypatch, "probes")
     assert engine.solve(game, max_nodes=answer.nodes * 3).result == "unknown"
+
+
+def test_a_probe_runs_a_piece_at_a_time_and_finds_what_it_finds_whole(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A probe is spread over the search's expansions, at most PROBE_PIECE positions at each
+    (a whole one would take one slice of the page some ms): its answer is the same as run
+    in one go, so deal 433 is won with the same moves, PROBE_LIMIT positions apart at most."""
+    pieces: list[int] = []
+    run = solve_castle.SpaceSearch.run
+
+    def counted(self: solve_castle.SpaceSearch, deadline: float, quota: int) -> int:
+        if self.space.probes is False and isinstance(self.space, solve_castle.CastleSpace):
+            pieces.append(quota)
+        return run(self, deadline, quota)
+
+    game = engine.new_game("beleaguered-castle", 433)
+    with monkeypatch.context() as patch:
+        patch.setattr(solve_castle.SpaceSearch, "run", counted)
+        pieced = engine.solve(game, budget_ms=600_000)
+    assert pieced.result == "won" and pieces and max(pieces) <= solve_castle.PROBE_PIECE
+    assert len(pieces) > solve_castle.PROBE_LIMIT // solve_castle.PROBE_PIECE  # many pieces
+    monkeypatch.setattr(solve_castle, "PROBE_PIECE", solve_castle.PROBE_LIMIT)
+    whole = engine.solve(game, budget_ms=600_000)
+    assert whole.moves == pieced.moves
+    assert 0 <= pieced.nodes - whole.nodes < solve_castle.PROBE_LIMIT
 
 
 def test_probes_change_no_position_of_the_search(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -26,7 +26,7 @@ import engine
 from engine.rules.cards import KING, RANKS, SUITS, card_text, make_card
 from engine.rules.game import Game
 from engine.rules.variants import DEAL_MAX, DEAL_MIN
-from engine.solver import search
+from engine.solver import passes, search
 from engine.solver.castle import CastleSpace
 from engine.solver.search import Solver
 from engine.solver.winnable import find_winnable, winnable_deals, winnable_path
@@ -228,7 +228,8 @@ def test_the_time_budget_is_respected(monkeypatch) -> None:
     """Time, counted by the reads of a clock that ticks a millisecond a read: the search
     stops as soon as its budget is spent (a busy machine cannot make this fail)."""
     clock = TickingClock()
-    monkeypatch.setattr(search, "time", clock)
+    monkeypatch.setattr(search, "time", clock)  # the Solver's clock
+    monkeypatch.setattr(passes, "time", clock)  # and its searches' deadlines
     answer = engine.solve(hard_deal(), budget_ms=150)
     assert answer.result == "unknown" and answer.moves == []
     assert 150 <= answer.ms <= 150 + 3 and clock.reads < 2 * 150
@@ -274,12 +275,12 @@ def test_the_frontier_gives_the_lowest_score_first_and_the_newest_among_equals()
     -order met) gives them, with pushes and pops interleaved."""
     import heapq
 
-    from engine.solver.search import _frontier, _join
+    from engine.solver.passes import frontier, join
 
     rng = random.Random("frontier")
     for _ in range(50):
         start = [(rng.randint(-3, 6), f"k{n}", n) for n in range(rng.randint(0, 5))]
-        buckets, scores = _frontier(start)
+        buckets, scores = frontier(start)
         heap = [(score, -n, key, state) for n, (score, key, state) in enumerate(start)]
         heapq.heapify(heap)
         order = len(start)
@@ -296,7 +297,7 @@ def test_the_frontier_gives_the_lowest_score_first_and_the_newest_among_equals()
             else:
                 item = (rng.randint(-3, 6), f"k{order}", order)
                 heapq.heappush(heap, (item[0], -order, item[1], item[2]))
-                _join(buckets, scores, item)
+                join(buckets, scores, item)
                 order += 1
             assert sorted(scores) == sorted({entry[0] for entry in heap})
             assert all(buckets[score] for score in scores)
