@@ -72,6 +72,7 @@ from ..rules.castle import F0, ROWS, CastleRules
 from ..rules.moves import Move
 from ..rules.state import State
 from .passes import SpaceSearch
+from .proofs import RootProofs
 from .space import Fresh, Space, Table
 
 # A position, inside the search: the rows as one bytes object (each row's cards bottom
@@ -170,14 +171,11 @@ class CastleSpace(Space[Node]):
         self._expanded = 0
         self._spent = 0
         self._layers: dict[tuple[int, ...], tuple[bytes, set[bytes], set[bytes]]] = {}
-        # the relaxed game's searches of the root (see _relax): which k is next, the one
-        # under way, the positions they spent; lost: the root is proved lost
+        # the relaxed game's searches of the root (see _relax), one for each k of RELAX_KS;
+        # lost: the root is proved lost
         self.relax = True
         self._root: tuple[list[bytes], tuple[int, ...]] | None = None
-        self._relax_next = 0
-        self._relaxed: Relaxed | None = None
-        self._relax_spent = 0
-        self._relax_credit = 0.0  # relaxed positions it may still spend
+        self._proofs = RootProofs(len(RELAX_KS), self._relaxed_game)
         # the probes (see _probe): on or off, how many were run, the position searched, and
         # in a probe's own space the random order of its moves
         self.probes = True
@@ -190,10 +188,8 @@ class CastleSpace(Space[Node]):
     def release(self) -> list[Table]:
         memos, self._memos = self._memos, {}
         layers, self._layers = self._layers, {}
-        relaxed, self._relaxed = self._relaxed, None
-        self._relax_next = len(RELAX_KS)  # (a search let go of is not resumed)
         return [memos, layers, *(part for _, *parts in layers.values() for part in parts),
-                *(relaxed.tables() if relaxed is not None else [])]
+                *self._proofs.release()]
 
     def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:
         """The search's root: ``state`` as a :data:`Node`, after every safe foundation move."""
@@ -280,27 +276,21 @@ class CastleSpace(Space[Node]):
         self._spent += spent
         return answer is True
 
+    def _relaxed_game(self, i: int) -> Relaxed:
+        """The root's relaxed game (:class:`Relaxed`) of the i-th k of RELAX_KS."""
+        assert self._root is not None
+        return Relaxed(*self._root, RELAX_KS[i])
+
     def _relax(self) -> None:
-        """Go on searching the root in the relaxed game (:class:`Relaxed`), within the positions
-        it may still spend: a k whose relaxed game is won gives way to the next; one that is
-        lost proves the root lost (:attr:`lost`)."""
-        ratio = RELAX_RATIOS[min(self._relax_next, len(RELAX_RATIOS) - 1)]
-        self._relax_credit += RELAX_EVERY / ratio
-        while self._relax_credit >= 1 and self._relax_next < len(RELAX_KS) and \
-                self._root is not None:
-            if self._relaxed is None:
-                self._relaxed = Relaxed(*self._root, RELAX_KS[self._relax_next])
-            answer, spent = self._relaxed.run(int(self._relax_credit))
-            self._relax_spent += spent
-            self._relax_credit -= spent
-            if answer is None:
-                return
-            self._relaxed = None
-            if answer is False:
-                self.lost = True
-                self._relax_next = len(RELAX_KS)
-                return
-            self._relax_next += 1
+        """Go on searching the root in the relaxed games (engine/solver/proofs.py), the
+        k-th's share of positions 1 in RELAX_RATIOS[k]: one that is lost proves the root
+        lost (:attr:`lost`)."""
+        if self._root is None:
+            return
+        proofs = self._proofs
+        ratio = RELAX_RATIOS[min(proofs.next, len(RELAX_RATIOS) - 1)]
+        if proofs.go(RELAX_EVERY / ratio):
+            self.lost = True
 
     def _probe(self) -> None:
         """Start a probe: a search of the position this space started from, depth first,
@@ -390,7 +380,7 @@ class CastleSpace(Space[Node]):
         if parent is not None:
             self._expanded += 1
             if self._expanded % RELAX_EVERY == 0 and self._expanded > RELAX_AFTER and \
-                    self.relax and self._relax_next < len(RELAX_KS):
+                    self.relax and self._proofs.open:
                 self._relax()
                 if self.lost:
                     return None, False

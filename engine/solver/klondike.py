@@ -81,6 +81,7 @@ from ..rules.klondike import COLUMNS, F0, STOCK, TURN, WASTE, KlondikeRules, alt
 from ..rules.moves import Move
 from ..rules.state import Pile, State
 from .klondike_relaxed import Relaxed
+from .proofs import RootProofs
 from .space import Child, Fresh, Macro, Space, Table
 
 _SEP = b"\xff"
@@ -173,41 +174,29 @@ class KlondikeSpace(Space[State]):
         self._partial: dict[int, tuple[State, bool]] = {}
         self._biases: list[int] = []  # steps(): each child's bias in best-first order
         # the relaxed game's searches of the root (see _relax): on or off, the root, the
-        # positions expanded, which k is next, the one under way, the relaxed positions it
-        # may still spend; lost (Space.lost): the root is proved lost
+        # positions expanded, one search for each k of RELAX_KS; lost (Space.lost): the
+        # root is proved lost
         self.relax = True
         self._root: tuple[Pile, ...] | None = None
         self._expanded = 0
-        self._relax_next = 0
-        self._relaxed: Relaxed | None = None
-        self._relax_credit = 0.0
+        self._proofs = RootProofs(len(RELAX_KS), self._relaxed_game)
 
     def release(self) -> list[Table]:
         tables = [self._scores, self._columns, self._partial]
         self._scores, self._columns, self._partial = {}, {}, {}
-        relaxed, self._relaxed = self._relaxed, None
-        self._relax_next = len(RELAX_KS)  # (a search let go of is not resumed)
-        return tables + (relaxed.tables() if relaxed is not None else [])
+        return tables + self._proofs.release()
+
+    def _relaxed_game(self, i: int) -> Relaxed:
+        """The root's relaxed game of the i-th k of RELAX_KS."""
+        assert self._root is not None
+        return Relaxed(self._root, RELAX_KS[i])
 
     def _relax(self) -> None:
-        """Go on searching the root in the relaxed game within the relaxed positions it may
-        still spend: a k whose relaxed game is won gives way to the next; one searched to
-        the end without a win proves the root lost (:attr:`lost`)."""
-        self._relax_credit += RELAX_EVERY * RELAX_SHARE
-        while self._relax_credit >= 1 and self._relax_next < len(RELAX_KS) \
-                and self._root is not None:
-            if self._relaxed is None:
-                self._relaxed = Relaxed(self._root, RELAX_KS[self._relax_next])
-            answer, spent = self._relaxed.run(int(self._relax_credit))
-            self._relax_credit -= spent
-            if answer is None:
-                return
-            self._relaxed = None
-            if answer is False:
-                self.lost = True
-                self._relax_next = len(RELAX_KS)
-                return
-            self._relax_next += 1
+        """Go on searching the root in the relaxed games (engine/solver/proofs.py), with
+        RELAX_SHARE of the positions the search expanded since: one searched to the end
+        without a win proves the root lost (:attr:`lost`)."""
+        if self._root is not None and self._proofs.go(RELAX_EVERY * RELAX_SHARE):
+            self.lost = True
 
     def key(self, state: State) -> bytes:
         """Sorted columns, then the talon in turning order."""
@@ -527,7 +516,7 @@ class KlondikeSpace(Space[State]):
         if parent[key] is not None and self.relax:
             self._expanded += 1
             if self._expanded % RELAX_EVERY == 0 and self._expanded > RELAX_AFTER and \
-                    self._relax_next < len(RELAX_KS):
+                    self._proofs.open:
                 self._relax()
                 if self.lost:
                     return None, False
