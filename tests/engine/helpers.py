@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, TypeVar
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -23,6 +23,8 @@ from engine.rules.doublets import doubled
 from engine.rules.game import Game
 from engine.rules.moves import Move
 from engine.rules.state import State
+
+T = TypeVar("T")
 
 _COMMON: dict[str, Any] = {
     "deadline": None,  # playouts vary in length; time is bounded by max_examples instead
@@ -230,19 +232,30 @@ def reachable(game: Game, goal: Callable[[State], bool], limit: int = 50_000) ->
             return tuple(piles), state.passes
         return tuple(sorted(piles[:columns])), piles[columns:], state.passes
 
+    def children(state: State) -> Iterable[State]:
+        # plays to a foundation last onto the stack, so first off it: wins come quickly
+        for move in sorted(rules.moves(state), key=lambda m: m.dst.startswith("f")):
+            yield rules.apply(state, move)
+
+    return depth_first(start, children, goal, key, limit)
+
+
+def depth_first(start: T, children: Callable[[T], Iterable[T]], goal: Callable[[T], bool],
+                key: Callable[[T], Hashable] = lambda x: x,
+                limit: int = 50_000) -> bool | None:
+    """Whether a position meeting ``goal`` is reachable from ``start`` by ``children``,
+    each position met once by its ``key``; None when there are more than ``limit``."""
     seen = {key(start)}
     stack = [start]
     while stack:
-        state = stack.pop()
-        if goal(state):
+        position = stack.pop()
+        if goal(position):
             return True
-        # plays to a foundation last onto the stack, so first off it: wins come quickly
-        for move in sorted(rules.moves(state), key=lambda m: m.dst.startswith("f")):
-            after = rules.apply(state, move)
-            k = key(after)
+        for child in children(position):
+            k = key(child)
             if k not in seen:
                 seen.add(k)
-                stack.append(after)
+                stack.append(child)
         if len(seen) > limit:
             return None
     return False

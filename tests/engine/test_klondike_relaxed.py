@@ -22,7 +22,7 @@ from engine.solver.klondike import KlondikeSpace
 from engine.solver.klondike_relaxed import Position, Relaxed
 from engine.solver.search import Solver
 from engine.solver.winnable import winnable_deals
-from tests.engine.helpers import klondike_from
+from tests.engine.helpers import depth_first, klondike_from
 from tests.engine.helpers import reachable as _reachable
 from tests.engine.test_solve_klondike import suit_run
 
@@ -115,19 +115,8 @@ def plain_children(relaxed: Relaxed, position: Position) -> set[Position]:
 
 def plain_search(relaxed: Relaxed, start: Position, limit: int) -> bool | None:
     """Whether the relaxed rules reach a win from ``start`` (None past ``limit`` positions)."""
-    seen = {start}
-    stack = [start]
-    while stack:
-        position = stack.pop()
-        if position[2] == (KING,) * 4:
-            return True
-        for child in plain_children(relaxed, position):
-            if child not in seen:
-                seen.add(child)
-                stack.append(child)
-        if len(seen) > limit:
-            return None
-    return False
+    return depth_first(start, lambda position: plain_children(relaxed, position),
+                       lambda position: position[2] == (KING,) * 4, limit=limit)
 
 
 def random_endgame(rng: random.Random) -> Game:
