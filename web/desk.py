@@ -108,9 +108,9 @@ class SolverDesk:
         self.look_back: LookBack | None = None  # from the lost position in play
         self.learned = 0  # counts what searches found: a verdict implied before may change
         self._implied: tuple[Any, int, str | None] | None = None  # (state, learned, verdict)
-        # The deal in play, once looked up: (variant, seed, daily) and its start position
-        # when it is proven winnable (a listed deal, a daily deal), else None.
-        self._deal: tuple[tuple[str, int, str], Any] | None = None
+        # The deal in play, once looked up: (variant, seed, daily), and whether it was
+        # proven winnable ahead (a listed deal, a daily deal).
+        self._deal: tuple[tuple[str, int, str], bool] | None = None
         self.dailies = Dailies(self)
 
     def drop_search(self) -> None:
@@ -244,8 +244,15 @@ class SolverDesk:
         """True when ``state`` is the start of the deal in play and that deal was proven
         winnable ahead (:meth:`look_up_deal`)."""
         deal = self._deal
-        return deal is not None and deal[1] is not None and deal[0] == self.deal_in_play() \
-            and deal[1] == state
+        return deal is not None and deal[1] and deal[0] == self.deal_in_play() \
+            and state == self.table.game.start
+
+    def awaits_line(self) -> bool:
+        """True while the position in play is such a start and no search has answered for
+        it: the watch still searches it, for the line that makes the hints proven."""
+        state = self.table.game.state
+        return self.line is None and self.verdicts.get(self.key(state)) is None \
+            and self.proven_start(state)
 
     def deal_in_play(self) -> tuple[str, int, str]:
         """(variant, deal number, daily date or "") of the game in play."""
@@ -263,7 +270,7 @@ class SolverDesk:
             return
         proven = not game.custom and (bool(deal[2])
                                       or game.seed in engine.winnable_deals(game.variant))
-        self._deal = (deal, game.start if proven else None)
+        self._deal = (deal, proven)
         if proven:
             self.learned += 1
 
@@ -303,11 +310,8 @@ class SolverDesk:
         if playing:
             self.look_up_deal()
         verdict = self.verdict()
-        # A deal proven winnable ahead is still searched from its start, for the line
-        # that makes the hints proven (the watch's search may end without it).
-        unsearched = self.line is None and self.verdicts.get(self.key(game.state)) is None
         if playing and not self.hint_waiting:  # a waiting hint drives the search itself
-            if verdict is None or (unsearched and self.proven_start(game.state)):
+            if verdict is None or self.awaits_line():
                 search = self.search
                 if search is None or search.state != game.state:
                     search = self.new_search(self.watch_budget_ms, self.watch_max_nodes)
@@ -316,10 +320,9 @@ class SolverDesk:
             elif verdict == LOST:
                 self.walk_back(slice_ms)
         walking = self.look_back is None or not self.look_back.done
-        unsearched = self.line is None and self.verdicts.get(self.key(game.state)) is None
         decided = not playing or (self.verdict() is not None
                                   and not (self.verdict() == LOST and walking)
-                                  and not (unsearched and self.proven_start(game.state)))
+                                  and not self.awaits_line())
         return self.watch_answer(done=decided and not self.trash)
 
     def import_next(self) -> bool:
