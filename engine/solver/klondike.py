@@ -298,7 +298,7 @@ class KlondikeSpace(Space[State]):
         memo = self._columns
         runs = []
         movables = []
-        free = column_tops = 0
+        free = column_tops = in_column = 0
         for column in columns:
             if column:
                 bits = memo.get(column)
@@ -308,14 +308,13 @@ class KlondikeSpace(Space[State]):
                 movables.append(bits[1])
                 free |= bits[1]
                 column_tops |= bits[2]
+                in_column |= bits[0]
             else:
                 runs.append(0)
                 movables.append(0)
-        in_talon = home = 0
-        for card in cards:
-            in_talon |= 1 << card
-        for s in range(4):
-            home |= ((1 << (found[s] + 1)) - 2) << (s << 4)
+        home = _HOME[found[0]] | _HOME[found[1]] << 16 | _HOME[found[2]] << 32 | \
+            _HOME[found[3]] << 48
+        in_talon = _ALL & ~in_column & ~home  # every card is in a column, the talon or home
         # a chain of cards put on a card placed from the talon or a foundation ends on a
         # face-up column card or a foundation card above the Twos; it may go through talon
         # cards and foundation Aces and Twos (see _chain_follows)
@@ -326,13 +325,17 @@ class KlondikeSpace(Space[State]):
         tops = [piles[F0 + s][-1] for s in range(4) if found[s]]
         # where each card fits: card -> columns whose top takes it
         fits: dict[int, list[int]] = {}
+        fit_bits = 0  # the cards that fit on a column's top, or (a King) enter an empty one
         for d, column in enumerate(columns):
             if column:
                 top = column[-1]
                 rank = top & RANK_MASK
                 if rank > 1:
+                    fit_bits |= _TAKES_BITS[top]
                     for suit in _OTHER_COLOUR[(top >> 4) & 3]:
                         fits.setdefault(suit << 4 | (rank - 1), []).append(d)
+        if empty is not None:
+            fit_bits |= _KING_BITS
         out: list[tuple[int, Macro, list[Pile], int | None, int]] = []
         # the parent is settled: a child needs settling only when a foundation changed
         # (probe -1) or a column uncovered the next card of a suit where it is safe
@@ -354,6 +357,8 @@ class KlondikeSpace(Space[State]):
                 new = list(piles)
                 _move(new, s, F0 + suit, 1)
                 add(60 + _reveals(column, 1), (Move(ids[s], ids[F0 + suit]),), new, -1)
+            if not movables[s] & fit_bits:
+                continue
             for k in range(1, run + 1):
                 card = column[-k]
                 targets = fits.get(card, ())
@@ -460,7 +465,11 @@ class KlondikeSpace(Space[State]):
             cards = ()
         if only_skipped:
             tops = []
+        # the talon cards that go home or fit somewhere
+        playable = fit_bits if only_skipped else fit_bits | ((home + _ACES) & ~home & _ALL)
         for j, card in enumerate(cards):
+            if not playable >> card & 1:
+                continue
             suit = (card >> 4) & 3
             to_found = found[suit] == (card & RANK_MASK) - 1 and not only_skipped
             targets = fits.get(card, [])
@@ -709,7 +718,7 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
     if columns is None:
         columns = {}
     in_column = movable = uncovered = 0
-    under: dict[int, int] = {}  # column card -> the card under it (0 for the bottom card)
+    under: dict[int, int] = {}  # column card's bit -> the bit of the card under it (see below)
     emptyable = False
     for column in piles[:COLUMNS]:
         if not column:
@@ -722,25 +731,18 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
         movable |= bits[1]
         uncovered |= bits[2]
         under.update(bits[3])
-    loose = 0  # talon cards, then with the foundation cards
-    for card in piles[STOCK]:
-        loose |= 1 << (card & _UP)
-    for card in piles[WASTE]:
-        loose |= 1 << card
-    home = found_tops = 0
-    for s in range(4):
-        height = len(piles[F0 + s])
-        if height:
-            home |= ((1 << (height + 1)) - 2) << (s << 4)
-            found_tops |= 1 << (s << 4 | height)
+    home = _HOME[len(piles[F0])] | _HOME[len(piles[F0 + 1])] << 16 | \
+        _HOME[len(piles[F0 + 2])] << 32 | _HOME[len(piles[F0 + 3])] << 48
+    found_tops = home & ~(home >> 1)  # each foundation's top card
+    # every card is in a column, the talon or on a foundation
+    talon_or_tops = (_ALL & ~in_column & ~home) | found_tops
     found = home
-    talon_or_tops = loose | found_tops
-    loose |= home
+    loose = _ALL & ~in_column  # talon and foundation cards
     exposed = uncovered
     left = 0
     while True:
         # home: the longest run up from the Ace of each suit of cards home, loose or uncovered
-        reach = home | ((loose | uncovered) & _ALL)
+        reach = home | loose | uncovered
         home = ((reach + _ACES) & ~reach) - _ACES
         if home == _ALL:
             return False
@@ -757,27 +759,29 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
             return True
         exposed |= new_exposed
         left |= new_left
+        freed = 0
         while new_left:
             low = new_left & -new_left
             new_left ^= low
-            card = low.bit_length() - 1
             while True:  # the card under it is uncovered, and may leave at once
-                below = under[card]
-                if not below:
-                    if card & RANK_MASK != KING:
+                below = under[low]
+                if below <= 0:  # it was the bottom card: -1 unless a King
+                    if below:
                         emptyable = True
                     break
-                bit = 1 << below
-                uncovered |= bit
-                exposed |= bit
-                if left & bit or not onto & bit:
+                freed |= below
+                if left & below or not onto & below:
                     break
-                left |= bit
-                card = below
+                left |= below
+                low = below
+        uncovered |= freed
+        exposed |= freed
 
 
 _ColumnBits = tuple[int, int, int, dict[int, int], int]
 _ACES = sum(1 << (s << 4 | 1) for s in range(4))
+_HOME = [(1 << (height + 1)) - 2 for height in range(KING + 1)]  # a foundation's cards, as
+# a rank mask
 _KING_BITS = sum(1 << (s << 4 | KING) for s in range(4))
 _LOW_BITS = sum(1 << (s << 4 | r) for s in range(4) for r in (1, 2))  # Aces and Twos
 _ALL = sum(1 << (s << 4 | r) for s in range(4) for r in range(1, KING + 1))
@@ -787,15 +791,17 @@ _BLACK_LANES = 1 | 1 << 48  # ... in spades and clubs
 
 def _column_bits(column: Pile) -> _ColumnBits:
     """What a column gives :func:`dead`: its cards, its run's cards and its top card as bit
-    masks, the card under each of its cards, and the length of its run."""
+    masks, the bit of the card under each of its cards (for the bottom card -1, or 0 for a
+    King), and the length of its run."""
     cards = movable = 0
     under: dict[int, int] = {}
     below = 0
     for card in column:
-        card &= _UP
-        cards |= 1 << card
-        under[card] = below
-        below = card
-    for card in column[len(column) - alternating_run(column):]:
+        bit = 1 << (card & _UP)
+        cards |= bit
+        under[bit] = below or (0 if card & RANK_MASK == KING else -1)
+        below = bit
+    run = alternating_run(column)
+    for card in column[len(column) - run:]:
         movable |= 1 << card
-    return cards, movable, 1 << below, under, alternating_run(column)
+    return cards, movable, below, under, run
