@@ -31,6 +31,8 @@ first, and it can be stopped and resumed (:meth:`Relaxed.run`).
 
 from __future__ import annotations
 
+from operator import add
+
 from ..rules.cards import DOWN, KING, RANK_MASK
 from ..rules.klondike import COLUMNS, F0, STOCK, WASTE
 from ..rules.state import Pile
@@ -73,6 +75,9 @@ class Relaxed:
             table[card] = relaxed | (card & DOWN)
         self._table = bytes(table)
         self.sort = k == 0  # no card known: the two foundations of a colour are alike
+        self._taken: dict[int, dict[int, list[int]]] = {}  # by heights (taken())
+        self._home: dict[tuple[int, ...], tuple[list[int], list[int], list[int]]] = {}
+        self._runs: dict[bytes, tuple[int, bytes]] = {}  # column -> its run, its run's classes
         columns, talon, start_heights = self.form(piles)
         cols, h = list(columns), list(start_heights)
         talon = self.settle(cols, talon, h)
@@ -155,24 +160,48 @@ class Relaxed:
         """Play every safe card home in place (``columns`` and ``heights`` change); the
         talon left."""
         moved = True
+        taken = self.taken(heights)
         while moved:
             moved = False
             for s in range(COLUMNS):
                 column = columns[s]
-                if column:
+                if column and column[-1] in taken:
                     f = self.safe(column[-1], heights)
                     if f >= 0:
                         heights[f] += 1
                         columns[s] = _pop(column, 1)
                         moved = True
+                        taken = self.taken(heights)
             for card in set(talon):
+                if card not in taken:
+                    continue
                 f = self.safe(card, heights)
                 if f >= 0:
                     heights[f] += 1
                     i = talon.index(card)
                     talon = talon[:i] + talon[i + 1:]
                     moved = True
+                    taken = self.taken(heights)
         return talon
+
+    def taken(self, heights: list[int]) -> dict[int, list[int]]:
+        """The cards (relaxed, face up) some foundation takes now, each with the foundations
+        that take it (as :meth:`foundations` gives them)."""
+        a, b, c, d = heights
+        memo = self._taken.get(a | b << 4 | c << 8 | d << 12)
+        if memo is None:
+            memo = {}
+            known = self.known
+            for f in range(4):
+                rank = heights[f] + 1
+                if rank > KING:
+                    continue
+                if known[f << 4 | rank]:
+                    memo[f << 4 | _KNOWN | rank] = [f]
+                else:
+                    memo.setdefault((f & 1) << 4 | rank, []).append(f)
+            self._taken[a | b << 4 | c << 8 | d << 12] = memo
+        return memo
 
     def children(self, position: Position, onto: int = -1,
                  counts: tuple[list[int], list[int], list[int], list[int]] | None = None,
@@ -186,25 +215,42 @@ class Relaxed:
         hl = list(heights)
         known = self.known
         if counts is None:
-            home = [0] * 32  # by class
-            for f in range(4):
-                for rank in range(1, heights[f] + 1):
-                    home[(f & 1) << 4 | rank] += 1
+            homes = self._home.get(heights)
+            if homes is None:
+                home = [0] * 32  # by class
+                for f in range(4):
+                    for rank in range(1, heights[f] + 1):
+                        home[(f & 1) << 4 | rank] += 1
+                low = [n if c & RANK_MASK <= 2 else 0 for c, n in enumerate(home)]
+                high = [n if c & RANK_MASK > 2 else 0 for c, n in enumerate(home)]
+                homes = self._home[heights] = (home, low, high)
+            home = homes[0]
             in_talon = [0] * 32
             for card in talon:
                 in_talon[card & _CLASS] += 1
-            runs = [_run(column) for column in columns]
+            runs = []
             in_runs = [0] * 32
-            for s, column in enumerate(columns):
-                for card in column[len(column) - runs[s]:]:
-                    in_runs[card & _CLASS] += 1
+            memo = self._runs
+            for column in columns:
+                got = memo.get(column)
+                if got is None:
+                    run = _run(column)
+                    got = memo[column] = (run, bytes(card & _CLASS for card in column[
+                        len(column) - run:]))
+                runs.append(got[0])
+                for cls in got[1]:
+                    in_runs[cls] += 1
         else:
             home, in_talon, in_runs, runs = counts
+            homes = self._home[heights]
         want = 0
         if onto >= 0:  # only the moves onto the card just placed there
             want = _takes(columns[onto][-1])
             if not want:
                 return []
+            if not in_talon[want] and not in_runs[want] and all(
+                    (f & 1) << 4 | heights[f] != want for f in range(4)):
+                return []  # no card of that class to put there
         tops: dict[int, list[int]] = {}  # class of a face-up top card -> the columns it tops
         for s, column in enumerate(columns):
             if runs[s]:
@@ -212,19 +258,22 @@ class Relaxed:
         empty = next((s for s in range(COLUMNS) if not columns[s]), None)
         # chains of use (docs/solver.md §7.5): through talon cards and foundation Aces and
         # Twos, to a face-up column card or a foundation card above the Twos
-        passing = [in_talon[c] + (home[c] if c & RANK_MASK <= 2 else 0) for c in range(32)]
-        settled = [in_runs[c] + (home[c] if c & RANK_MASK > 2 else 0) for c in range(32)]
-        free = [in_talon[c] + home[c] + in_runs[c] for c in range(32)]  # cards that can
-        # come into play, maybe after other such moves
+        passing = list(map(add, in_talon, homes[1]))
+        settled = list(map(add, in_runs, homes[2]))
+        free = list(map(add, passing, settled))  # cards that can come into play, maybe
+        # after other such moves
+        taken = self.taken(hl)
         out_found: list[Position] = []
         out: list[Position] = []
         settle, safe, fix = self.settle, self.safe, self._heights
+        no: list[int] = []
 
         def child(cols: list[bytes], tal: bytes, h: list[int], into: list[Position],
                   probe: int) -> None:
             # settled: after a foundation changed (probe -1), or when the card uncovered in
             # column ``probe`` goes home
-            if probe < 0 or cols[probe] and safe(cols[probe][-1], h) >= 0:
+            if probe < 0 or cols[probe] and cols[probe][-1] in taken and \
+                    safe(cols[probe][-1], h) >= 0:
                 tal = settle(cols, tal, h)
             into.append((tuple(sorted(cols)), tal, fix(h)))
 
@@ -272,20 +321,20 @@ class Relaxed:
         if onto < 0:
             for s, column in enumerate(columns):
                 if runs[s]:
-                    for f in self.foundations(column[-1], hl):
+                    for f in taken.get(column[-1], no):
                         cols = list(columns)
                         cols[s] = _pop(column, 1)
                         h = hl.copy()
                         h[f] += 1
                         child(cols, talon, h, out_found, -1)
         # talon cards to a foundation or a column
-        for card in sorted(set(talon)):
+        for card in sorted(set(talon)) if not want or in_talon[want] else ():
             if want and card & _CLASS != want:
                 continue
             i = talon.index(card)
             rest = talon[:i] + talon[i + 1:]
             if onto < 0:
-                for f in self.foundations(card, hl):
+                for f in taken.get(card, no):
                     h = hl.copy()
                     h[f] += 1
                     child(list(columns), rest, h, out_found, -1)
@@ -319,6 +368,9 @@ class Relaxed:
                 depths = range(1, run + 1)
             for k in depths:
                 card = column[-k]
+                if not want and _onto(card) not in tops and (
+                        card & RANK_MASK != KING or empty is None):
+                    continue  # (no place for it: what targets() would find)
                 where = targets(card, s)
                 if not where or (k == n and card & RANK_MASK == KING):
                     continue
@@ -326,7 +378,7 @@ class Relaxed:
                     if not king_waits(s):
                         continue
                 elif k < run:
-                    if not self.foundations(column[-k - 1], hl) and not uncovered_use(s, k):
+                    if column[-k - 1] not in taken and not uncovered_use(s, k):
                         continue
                 for d in where:
                     cols = list(columns)
