@@ -531,9 +531,22 @@ class KlondikeSpace(Space[State]):
                     return None, False
         children, skipped = self.steps(node, pruned)
         biases = self._biases if queue == 0 and parent[key] is not None else None
-        score, is_won, key_of = self.score, self.is_won, self.key
+        score, is_won = self.score, self.is_won
+        # a child whose talon is its parent's (the same tuples) has its parent's talon bytes
+        # in its key (see key())
+        waste, stock = node.piles[WASTE], node.piles[STOCK]
+        same: bytes | None = None
         for i, (macro, child) in enumerate(children):
-            ckey = key_of(child)
+            piles = child.piles
+            columns = sorted(map(bytes, piles[:COLUMNS]))
+            if piles[WASTE] is waste and piles[STOCK] is stock:
+                if same is None:
+                    assert isinstance(key, bytes)
+                    same = key[key.rindex(_SEP) + 1:]
+                columns.append(same)
+            else:
+                columns.append(bytes(piles[WASTE]) + _stock_bytes(piles[STOCK]))
+            ckey = _SEP.join(columns)
             if ckey in parent:
                 continue
             parent[ckey] = (key, macro)
