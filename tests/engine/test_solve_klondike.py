@@ -296,6 +296,21 @@ def test_dead_when_the_two_of_spades_lies_under_the_only_king_that_could_move() 
     assert brute_force(won) is True
 
 
+
+def test_not_dead_when_a_king_must_come_back_from_a_full_foundation() -> None:
+    """docs/rules/klondike.md §2.2: cards may come back from the foundations, and a King
+    enters an empty column. The Jack of hearts lies face down under the Queen of hearts, which
+    can leave only onto a black King: one must come back from its full foundation into an
+    empty column. Not dead (a foundation's top is its King when the suit is home), and won, as
+    the brute force agrees."""
+    game = engine.from_position("klondike", {
+        "f0": suit_run(0, 1, KING), "f1": suit_run(1, 1, 10), "f2": suit_run(2, 1, KING),
+        "f3": suit_run(3, 1, KING), "t0": ["jh", "QH"], "waste": ["KH"],
+    })
+    assert not dead(game.state.piles) and not reference_dead(game.state.piles)
+    assert brute_force(game) is True
+
+
 # --- a card placed from the talon or a foundation must start a chain of use ----------------
 
 
