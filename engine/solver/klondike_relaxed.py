@@ -329,8 +329,12 @@ class Relaxed:
                         child(cols, talon, h, out_found, -1)
         # talon cards to a foundation or a column
         for card in sorted(set(talon)) if not want or in_talon[want] else ():
-            if want and card & _CLASS != want:
-                continue
+            if want:
+                if card & _CLASS != want:
+                    continue
+            elif card not in taken and _onto(card) not in tops and (
+                    card & RANK_MASK != KING or empty is None):
+                continue  # (neither home nor a place for it)
             i = talon.index(card)
             rest = talon[:i] + talon[i + 1:]
             if onto < 0:
@@ -353,17 +357,15 @@ class Relaxed:
                     out += self.children((tuple(cols), rest, heights), d,
                                          (home, after_talon, after_runs, after))
         # runs, or parts of them, to another column
-        for s, column in enumerate(columns):
+        for s, column in enumerate(columns) if not want or in_runs[want] else ():
             n, run = len(column), runs[s]
             if not run or s == onto:
                 continue
             if want:
-                if not in_runs[want]:
+                classes = self._runs[column][1]  # (the run's classes, bottom up)
+                if want not in classes:
                     continue
-                k = next((k for k in range(1, run + 1) if column[-k] & _CLASS == want), 0)
-                if not k:
-                    continue
-                depths: range | tuple[int] = (k,)
+                depths: range | tuple[int] = (run - classes.rindex(want),)
             else:
                 depths = range(1, run + 1)
             for k in depths:
