@@ -101,8 +101,9 @@ class Weights(NamedTuple):
     equal scores (else last, as the one-suit games have always done), whether runs of
     several suits move as one step (:meth:`SpiderSpace.through`), and how many times
     the score also charges what the next deal's cards would cost where they land on the
-    columns as they are (0: not at all; the solver knows those cards), and the points
-    each run cleared takes off (a move that clears one then comes first)."""
+    columns as they are (0: not at all; the solver knows those cards), the points
+    each run cleared takes off (a move that clears one then comes first), and the
+    positions per point of level cost once the stock is out (0: ``quota`` there too)."""
 
     down: int
     loose: int
@@ -114,6 +115,7 @@ class Weights(NamedTuple):
     through: bool = False
     ahead: int = 0
     run: int = 0
+    last_quota: int = 0
 
 
 # by (suits, relaxed)
@@ -136,9 +138,11 @@ DAILY_WEIGHTS = {
 # the shares of positions (its own, the second's) of the rounds in which a second search,
 # best-first with these weights (the macro steps, a level cost every 30 positions, 40
 # points off per run cleared, a card on an other-suit successor charged 4: docs/solver.md
-# §8.11, §8.12) and a table of its own, takes turns with it
+# §8.11, §8.12; a level cost only every 120 positions once the stock is out: §8.14) and a
+# table of its own, takes turns with it
 PORTFOLIOS: dict[tuple[int, bool], tuple[int, tuple[int, int], Weights]] = {
-    (4, False): (20_000, (1, 1), Weights(6, 3, 4, 6, 0, 30, through=True, run=40)),
+    (4, False): (20_000, (1, 1), Weights(6, 3, 4, 6, 0, 30, through=True, run=40,
+                                         last_quota=120)),
 }
 
 
@@ -218,7 +222,8 @@ class SpiderSpace(Space[Node]):
         stock = node[1]
         score = (total & 0xFFFF) - COLUMNS * _OFFSET + (total >> 16) * w.down + stock * w.stock
         if w.quota:
-            score += self._level_nodes[stock // COLUMNS] // w.quota
+            score += self._level_nodes[stock // COLUMNS] // (
+                w.last_quota if w.last_quota and not stock else w.quota)
         if w.run:
             score -= w.run * node[2]
         if w.ahead:
@@ -459,12 +464,14 @@ class SpiderSpace(Space[Node]):
                     return ckey, skipped
                 base = (t & 0xFFFF) + (t >> 16) * down + rest * w.stock - offset - w.run * gone + (
                     self._ahead(child, w.ahead) if w.ahead else 0)
-                fresh.append((base + (levels[rest // COLUMNS] // w.quota if w.quota else 0),
+                fresh.append((base + (levels[rest // COLUMNS] // (
+                    w.last_quota if w.last_quota and not rest else w.quota) if w.quota else 0),
                               ckey, child))
         packs = self._column_scores
         same_col = self._same.setdefault
         weights = w
-        plain = stock * w.stock + (levels[level] // w.quota if w.quota else 0) - offset - (
+        plain = stock * w.stock + (levels[level] // (
+            w.last_quota if w.last_quota and not level else w.quota) if w.quota else 0) - offset - (
             w.run * cleared)
         run = w.run
         ahead = w.ahead if stock >= COLUMNS else 0

@@ -146,6 +146,22 @@ def test_score_rises_with_the_positions_expanded_at_a_stock_level() -> None:
     assert plain.score(root) == before_root
 
 
+def test_the_level_cost_once_the_stock_is_out_has_a_quota_of_its_own() -> None:
+    """Weights.last_quota: positions with the stock out cost a point every ``last_quota``
+    positions expanded there, those with cards left in it every ``quota``."""
+    game = engine.new_game("spider-4", 1)
+    space = SpiderSpace(game.rules, Weights(6, 3, 3, 6, 0, quota=2, last_quota=3))
+    _, root = space.settle(game.state)
+    out = (root[0], 0, 0)  # the same columns, the stock out
+    before_root, before_out = space.score(root), space.score(out)
+    for _ in range(6):
+        space.children(out)
+    for _ in range(4):
+        space.children(root)
+    assert space.score(out) == before_out + 2
+    assert space.score(root) == before_root + 2
+
+
 def test_deals_win_and_replay() -> None:
     """Whole deals: a won answer replays with Game.play to a win in each game."""
     for variant, seed in (("spider-1", 3), ("spider-2", 13), ("spider-relaxed-4", 5)):
@@ -264,7 +280,8 @@ def same_expansion(game: Game, pruned: bool, depth: int = 2, width: int = 4) -> 
 
 
 @pytest.mark.parametrize("options", [{}, {"ahead": 2}, {"through": True},
-                                     {"through": True, "run": 40}])
+                                     {"through": True, "run": 40},
+                                     {"through": True, "quota": 1, "last_quota": 3}])
 def test_the_fast_expansion_is_the_steps_expansion(monkeypatch: pytest.MonkeyPatch,
                                                    options: dict) -> None:
     """SpiderSpace.expand works each column out once and sorts moves as numbers, for
@@ -273,7 +290,8 @@ def test_the_fast_expansion_is_the_steps_expansion(monkeypatch: pytest.MonkeyPat
     played positions with deals made and columns emptied; with the look-ahead at the
     next deal's cards (Weights.ahead) and with the macros of runs of several suits
     (Weights.through, §8.6) in every game too, also with a bonus per run cleared
-    (Weights.run, §8.11: a move or deal that clears one scores it)."""
+    (Weights.run, §8.11: a move or deal that clears one scores it), and with a level cost
+    of its own once the stock is out (Weights.last_quota, §8.14)."""
     lines = []
     for variant, seed in (("spider-1", 3), ("spider-2", 4), ("spider-relaxed-4", 5)):
         answer = engine.solve(engine.new_game(variant, seed), budget_ms=60_000, max_nodes=10_000)
@@ -430,7 +448,7 @@ def test_the_second_search_takes_a_bonus_per_run_cleared_and_wins_deal_28_sooner
     (nor within 24,000). The first search has no bonus."""
     _, _, second = PORTFOLIOS[4, False]
     assert second.run == 40 and WEIGHTS[4, False].run == 0
-    weights = second._replace(other_suit=3)
+    weights = second._replace(other_suit=3, last_quota=0)  # (as measured then, §8.14 since)
     game = engine.new_game("spider-4", 28)
     answer = alone(game, weights, 6_000)
     assert (answer.result, answer.nodes) == ("won", 5_254)
@@ -450,3 +468,18 @@ def test_the_second_search_charges_a_card_on_an_other_suit_successor_more() -> N
     assert (answer.result, answer.nodes) == ("won", 2_725)
     assert replays_to_win(game, answer.moves)
     assert alone(game, second._replace(other_suit=3), 4_000).result == "unknown"
+
+
+def test_the_second_search_charges_a_level_cost_less_often_once_the_stock_is_out() -> None:
+    """docs/solver.md §8.14: once the stock is out, the second search adds a point of
+    level cost every 120 positions rather than every 30, so it plays an end out longer
+    before it goes back to an earlier level. Alone it wins deal 13 after 5,216 positions;
+    with every 30 there too it has no answer within 8,000 (nor within 16,000). The first
+    search has one quota for every level."""
+    _, _, second = PORTFOLIOS[4, False]
+    assert (second.quota, second.last_quota, WEIGHTS[4, False].last_quota) == (30, 120, 0)
+    game = engine.new_game("spider-4", 13)
+    answer = alone(game, second, 8_000)
+    assert (answer.result, answer.nodes) == ("won", 5_216)
+    assert replays_to_win(game, answer.moves)
+    assert alone(game, second._replace(last_quota=0), 8_000).result == "unknown"
