@@ -78,6 +78,9 @@ class Relaxed:
         self._taken: dict[int, dict[int, list[int]]] = {}  # by heights (taken())
         self._home: dict[tuple[int, ...], tuple[list[int], list[int], list[int]]] = {}
         self._runs: dict[bytes, tuple[int, bytes]] = {}  # column -> its run, its run's classes
+        # dead(): each foundation's cards and their bits, by heights; a talon's bits
+        self._founds: dict[tuple[int, ...], tuple[list[list[int]], int]] = {}
+        self._talons: dict[bytes, int] = {}
         columns, talon, start_heights = self.form(piles)
         cols, h = list(columns), list(start_heights)
         talon = self.settle(cols, talon, h)
@@ -95,7 +98,7 @@ class Relaxed:
 
     def tables(self) -> list[Table]:
         """What it holds (for Space.release)."""
-        return [self._seen, self._stack]
+        return [self._seen, self._stack, self._talons, self._founds]
 
     def run(self, limit: int) -> tuple[bool | None, int]:
         """Search on for at most ``limit`` positions: True once a relaxed win is found, False
@@ -110,12 +113,147 @@ class Relaxed:
             spent += 1
             if position[2] == _WON:
                 return True, spent
+            if self.dead(position):
+                continue
             for child in reversed(self.children(position)):
                 ckey = key(child)
                 if ckey not in seen:
                     seen.add(ckey)
                     stack.append(child)
         return False, spent
+
+    def dead(self, position: Position) -> bool:
+        """True when some foundation can provably never be completed from ``position`` (so:
+        no relaxed win). The real game's dead test (klondike.dead, docs/solver.md §7.18) by
+        rank and colour: a least fixed point over-estimating what can ever happen, with
+        column cards told apart by where they lie (two may be of one class):
+
+        - a column card is *uncovered* if it is its column's top or the card on it can leave;
+        - it can *leave* when it is in its column's face-up run or uncovered, and it can go
+          home (uncovered, and a foundation that may take it can reach its rank - 1), or onto
+          a card of its class's place (one rank higher, other colour) that can lie exposed,
+          or, as a King, into a column that can be emptied (one whose bottom card, not a
+          King, can leave);
+        - a card can lie exposed if it is uncovered; a talon card, and a foundation's top
+          (then the card under it in turn), if it has such a place;
+        - a foundation can reach height r if it can reach r - 1 and a card that may be its
+          r-th lies in the talon, on a foundation or uncovered.
+        """
+        columns, talon, heights = position
+        known = self.known
+        h = list(heights)
+        # the cards that may go home, a bit per code: talon and foundation cards, uncovered
+        # cards
+        found = self._founds.get(heights)
+        if found is None:
+            cards = self._found_cards(heights)
+            found = self._founds[heights] = (cards, sum(1 << c for each in cards for c in each))
+        tops = found[0]
+        avail = self._talons.get(talon)
+        if avail is None:
+            avail = self._talons[talon] = sum(1 << c for c in set(talon))
+        avail |= found[1]
+        exposed = 0  # classes that can lie exposed, as a bit mask
+        emptyable = False
+        uncovered = []  # per column: its uncovered cards, as a bit mask by index
+        lows = []  # per column: the lowest index its run or an uncovered card reaches
+        leaves = []  # per column: its cards that left, as a bit mask by index
+        runs = self._runs
+        for column in columns:
+            n = len(column)
+            if not n:
+                emptyable = True
+            else:
+                top = column[-1] & _UP
+                avail |= 1 << top
+                exposed |= 1 << (top & _CLASS)
+            uncovered.append(1 << (n - 1) if n else 0)
+            leaves.append(0)
+            got = runs.get(column)
+            lows.append(n - (got[0] if got is not None else _run(column)))
+        out = [len(cards) for cards in tops]  # per foundation: its cards not come out yet
+        changed = True
+        while changed:
+            changed = False
+            # the foundations' reach
+            for f in range(4):
+                rank = h[f]
+                while rank < KING:
+                    rank += 1
+                    code = f << 4 | _KNOWN | rank if known[f << 4 | rank] else (f & 1) << 4 | rank
+                    if not avail >> code & 1:
+                        rank -= 1
+                        break
+                h[f] = rank
+            if h[0] == h[1] == h[2] == h[3] == KING:
+                return False
+            # column cards that can leave (top down, so a card uncovered may leave at once)
+            for s, column in enumerate(columns):
+                n = len(column)
+                if not n:
+                    continue
+                low = lows[s]
+                i = n - 1
+                while i >= low:
+                    if leaves[s] >> i & 1:
+                        i -= 1
+                        continue
+                    card = column[i] & _UP
+                    rank = card & RANK_MASK
+                    place = _onto(card)
+                    if not ((uncovered[s] >> i & 1 and self._homes(card, h)) or
+                            (place and exposed >> place & 1) or (rank == KING and emptyable)):
+                        i -= 1
+                        continue
+                    leaves[s] |= 1 << i
+                    changed = True
+                    if not i:
+                        if rank != KING:
+                            emptyable = True
+                    elif not uncovered[s] >> (i - 1) & 1:
+                        uncovered[s] |= 1 << (i - 1)
+                        if i - 1 < low:
+                            low = lows[s] = i - 1
+                        below = column[i - 1] & _UP
+                        avail |= 1 << below
+                        exposed |= 1 << (below & _CLASS)
+                    i -= 1
+            # talon cards and foundation tops with a place
+            for card in talon:
+                if not exposed >> (card & _CLASS) & 1:
+                    place = _onto(card)
+                    if (place and exposed >> place & 1) or (card & RANK_MASK == KING and emptyable):
+                        exposed |= 1 << (card & _CLASS)
+                        changed = True
+            for f in range(4):
+                cards = tops[f]
+                while out[f]:
+                    card = cards[out[f] - 1]
+                    place = _onto(card)
+                    if not ((place and exposed >> place & 1)
+                            or (card & RANK_MASK == KING and emptyable)):
+                        break
+                    out[f] -= 1
+                    if not exposed >> (card & _CLASS) & 1:
+                        exposed |= 1 << (card & _CLASS)
+                        changed = True
+        return True
+
+    def _found_cards(self, heights: tuple[int, ...]) -> list[list[int]]:
+        """Each foundation's cards (as codes), bottom up."""
+        known = self.known
+        return [[f << 4 | _KNOWN | rank if known[f << 4 | rank] else (f & 1) << 4 | rank
+                 for rank in range(1, heights[f] + 1)] for f in range(4)]
+
+    def _homes(self, card: int, heights: list[int]) -> bool:
+        """A foundation that may take ``card`` can reach its rank - 1 (``heights``)."""
+        rank = card & RANK_MASK
+        if card & _KNOWN:
+            return heights[(card >> 4) & 3] >= rank - 1
+        f = (card >> 4) & 1
+        known = self.known
+        return (heights[f] >= rank - 1 and not known[f << 4 | rank]
+                or heights[f | 2] >= rank - 1 and not known[(f | 2) << 4 | rank])
 
     def _heights(self, heights: list[int]) -> tuple[int, int, int, int]:
         a, b, c, d = heights
