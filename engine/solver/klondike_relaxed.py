@@ -25,6 +25,10 @@ where the foundation they go to is the only one they can ever go to (a known car
 card whose twin of the same rank and colour is home or known; §7.3, §7.4). Tests check the
 relaxed search against a plain search of the relaxed rules, and both against the real rules.
 
+A relaxed position from which some foundation can provably never be completed is not
+expanded (:meth:`Relaxed.dead`, the real game's dead test by rank and colour, docs/solver.md
+§7.18): it has no relaxed win, so the search stays complete.
+
 The search is depth first with a table of the relaxed positions met, foundation moves
 first, and it can be stopped and resumed (:meth:`Relaxed.run`).
 """
