@@ -175,6 +175,8 @@ class SpiderSpace(Space[Node]):
         self._aces: dict[int, tuple[int, ...]] = {}  # the same: the columns it gives an Ace
         self._rows: dict[int, tuple[int, ...]] = {}  # top card -> what each card costs on it
         self._level_nodes = [0] * _LEVELS  # positions expanded at each stock level
+        # positions per point of level cost at each stock level (the last: stock out)
+        self._quotas = (w.last_quota or w.quota,) + (w.quota,) * (_LEVELS - 1)
         self._stock: bytes = b""
         self._runs = {bytes(suit | rank for rank in range(KING, 0, -1))
                       for suit in range(0, 64, 16)}
@@ -222,8 +224,8 @@ class SpiderSpace(Space[Node]):
         stock = node[1]
         score = (total & 0xFFFF) - COLUMNS * _OFFSET + (total >> 16) * w.down + stock * w.stock
         if w.quota:
-            score += self._level_nodes[stock // COLUMNS] // (
-                w.last_quota if w.last_quota and not stock else w.quota)
+            level = stock // COLUMNS
+            score += self._level_nodes[level] // self._quotas[level]
         if w.run:
             score -= w.run * node[2]
         if w.ahead:
@@ -368,6 +370,7 @@ class SpiderSpace(Space[Node]):
         w = self._weights
         cols, stock, cleared = node
         levels = self._level_nodes
+        quotas = self._quotas
         level = stock // COLUMNS
         levels[level] += 1
         links = self.links_macros
@@ -464,14 +467,13 @@ class SpiderSpace(Space[Node]):
                     return ckey, skipped
                 base = (t & 0xFFFF) + (t >> 16) * down + rest * w.stock - offset - w.run * gone + (
                     self._ahead(child, w.ahead) if w.ahead else 0)
-                fresh.append((base + (levels[rest // COLUMNS] // (
-                    w.last_quota if w.last_quota and not rest else w.quota) if w.quota else 0),
+                fresh.append((base + (levels[rest // COLUMNS] // quotas[rest // COLUMNS]
+                                      if w.quota else 0),
                               ckey, child))
         packs = self._column_scores
         same_col = self._same.setdefault
         weights = w
-        plain = stock * w.stock + (levels[level] // (
-            w.last_quota if w.last_quota and not level else w.quota) if w.quota else 0) - offset - (
+        plain = stock * w.stock + (levels[level] // quotas[level] if w.quota else 0) - offset - (
             w.run * cleared)
         run = w.run
         ahead = w.ahead if stock >= COLUMNS else 0
