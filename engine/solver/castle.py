@@ -64,7 +64,7 @@ did).
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from ..rules.cards import KING
@@ -119,7 +119,11 @@ _TARGET = 0x40  # a card a foundation takes next, in layer_dead's rows
 RELAX_AFTER = LAYER_AFTER
 RELAX_KS = (2, 3, 4)
 RELAX_EVERY = 256
-RELAX_RATIOS = (1, 4)
+RELAX_RATIOS = (0.25,)
+# from the RELAX_PROBED-th k of RELAX_KS on, the relaxed game is searched beside probes of the
+# finest one (RelaxedProbed): RELAX_PROBES = (how many, positions each); (0, 0): none
+RELAX_PROBED = 1
+RELAX_PROBES = (16, 1000)
 _KNOWN = 0x40  # a card known by its suit too, in the relaxed game's rows
 # probes (CastleSpace._probe): once a search has expanded PROBE_AFTER positions, every
 # PROBE_EVERY positions a depth-first search from the root with a table of its own, at most
@@ -176,6 +180,7 @@ class CastleSpace(Space[Node]):
         self.relax = True
         self._root: tuple[list[bytes], tuple[int, ...]] | None = None
         self._proofs = RootProofs(len(RELAX_KS), self._relaxed_game)
+        self._probed: RelaxedProbed | None = None
         # the probes (see _probe): on or off, how many were run, the position searched, and
         # in a probe's own space the random order of its moves
         self.probes = True
@@ -276,10 +281,18 @@ class CastleSpace(Space[Node]):
         self._spent += spent
         return answer is True
 
-    def _relaxed_game(self, i: int) -> Relaxed:
-        """The root's relaxed game (:class:`Relaxed`) of the i-th k of RELAX_KS."""
+    def _relaxed_game(self, i: int) -> Relaxed | RelaxedProbed:
+        """The root's relaxed game (:class:`Relaxed`) of the i-th k of RELAX_KS; from the
+        RELAX_PROBED-th on, searched beside probes of the finest one (:class:`RelaxedProbed`),
+        and once one of those has won, a game known to be won."""
         assert self._root is not None
-        return Relaxed(*self._root, RELAX_KS[i])
+        game = Relaxed(*self._root, RELAX_KS[i])
+        if i < RELAX_PROBED or not RELAX_PROBES[0]:
+            return game
+        if self._probed is None:
+            self._probed = RelaxedProbed(*self._root, RELAX_KS[-1], *RELAX_PROBES)
+        self._probed.game = game
+        return self._probed
 
     def _relax(self) -> None:
         """Go on searching the root in the relaxed games (engine/solver/proofs.py), the
@@ -756,6 +769,7 @@ class Relaxed:
         start = (_SEP.join(sorted(row.translate(relaxed) for row in rows)), tuple(heights))
         self._seen = {start}
         self._stack = [start]
+        self._shuffle: Callable[[list[Any]], None] | None = None
 
     def tables(self) -> list[Table]:
         """What it holds (for Space.release)."""
@@ -831,12 +845,74 @@ class Relaxed:
                     new[d] = rows[d] + _BYTE[card]
                     new.sort()
                     into.append((join(new), heights))
+            if self._shuffle is not None:  # a probe's own order (RelaxedProbes)
+                shuffle = self._shuffle
+                shuffle(later)
+                shuffle(sooner)
+                shuffle(found)
             for children in (later, sooner, found):  # (the last out first)
                 for child in children:
                     if child not in seen:
                         seen.add(child)
                         stack.append(child)
         return False, spent
+
+
+class RelaxedProbed:
+    """A relaxed game's search (:attr:`game`) beside short searches of the finest relaxed
+    game (every ``k`` known of the games the root is searched in), each in a random order
+    of its own and at most ``limit`` positions, ``count`` of them, the two taking turns
+    position for position. A win of the finest game is a win of every coarser one (a card
+    known by its suit goes where the same card known by rank alone may go), so once a
+    probe wins, no relaxed game of the root can prove it lost: this one and the ones after
+    answer "won" at once. A probe's end without a win proves nothing. A deep search wins a
+    relaxed game at once or not for a long while, depending on its order, so short ones in
+    many orders find the wins the one search takes a hundred thousand positions for."""
+
+    def __init__(self, rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...],
+                 k: int, count: int, limit: int) -> None:
+        self._start = (list(rows), heights, k)
+        self._count = count
+        self._limit = limit
+        self._probes = 0
+        self._probe: Relaxed | None = None
+        self._spent = 0  # by the probe under way
+        self.won = False  # a probe won the finest game
+        self.game: Relaxed | None = None
+
+    def tables(self) -> list[Table]:
+        """What it holds (for Space.release)."""
+        return [*(self.game.tables() if self.game is not None else []),
+                *(self._probe.tables() if self._probe is not None else [])]
+
+    def run(self, limit: int) -> tuple[bool | None, int]:
+        """Search on for at most ``limit`` positions, half in the probes while any is left,
+        as :meth:`Relaxed.run` answers."""
+        if self.won:
+            return True, 0
+        spent = 0
+        if self._probes < self._count:
+            share = limit // 2
+            while share > 0 and self._probes < self._count:
+                if self._probe is None:
+                    rows, heights, k = self._start
+                    self._probe = Relaxed(rows, heights, k)
+                    self._probe._shuffle = random.Random(self._probes).shuffle
+                    self._spent = 0
+                answer, used = self._probe.run(min(share, self._limit - self._spent))
+                spent += used
+                share -= used
+                self._spent += used
+                if answer:
+                    self.won = True
+                    self._probe = None
+                    return True, spent
+                if answer is False or self._spent >= self._limit:
+                    self._probe = None
+                    self._probes += 1
+        assert self.game is not None
+        answer, used = self.game.run(limit - spent)
+        return answer, spent + used
 
 
 def _runs(rows: list[bytes], onto: list[list[int]], nexts: bytes, scored: list[int]) -> None:

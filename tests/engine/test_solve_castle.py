@@ -927,3 +927,64 @@ def test_probes_come_every_probe_every_positions_then_further_apart(
     gaps = [b - a for a, b in zip(at, at[1:], strict=False)]
     assert gaps[:count] == [every] * count
     assert len(gaps) > count and set(gaps[count:]) == {later}
+
+
+# --- probes of the finest relaxed game ---------------------------------------------------
+
+
+def test_a_relaxed_game_in_a_random_order_answers_as_in_its_own() -> None:
+    """A relaxed game searched in a random order of its own (a probe of RelaxedProbed) is
+    the same complete search: run to the end it answers as the plain order does, on random
+    positions with and without empty rows; and a probe's win of a finer game is a win of
+    every coarser one (which is what lets RelaxedProbed answer "won" for them)."""
+    rng = random.Random("castle-relaxed-shuffled")
+    told = finer = 0
+    for n in range(40):
+        game = near_blocked(rng)
+        if n % 3 == 0:
+            game = with_empty_rows(rng, game)
+        for k in (1, 2, 3):
+            plain = relaxed_answer(game, k, 1 << 30)
+            shuffled = solve_castle.Relaxed(*node_of(game), k)
+            shuffled._shuffle = random.Random(n).shuffle
+            assert shuffled.run(1 << 30)[0] is plain, game.position()
+            told += 1
+        probe = solve_castle.Relaxed(*node_of(game), 3)
+        probe._shuffle = random.Random(n).shuffle
+        if probe.run(200)[0]:
+            assert relaxed_answer(game, 1, 1 << 30) is True
+            assert relaxed_answer(game, 2, 1 << 30) is True
+            finer += 1
+    assert told == 120 and finer >= 5
+
+
+def test_a_probe_of_the_finest_relaxed_game_ends_the_relaxed_search_of_a_won_deal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 415's root needs 1,097 relaxed positions for k = 2 and 72,944 for k = 3, both
+    won, and its k = 4 game is not searched to the end within 150,000: nothing to prove.
+    A probe of the k = 4 game (RELAX_PROBES) wins it within a few thousand, and then no
+    relaxed game is searched any more; the search's positions are the same either way."""
+    game = engine.new_game("beleaguered-castle", 415)
+    solver = engine.Solver(game, 20_000)
+    while solver.step(1000) is None:
+        pass
+    proofs = solver.space._proofs
+    assert not proofs.open and proofs.spent < 10_000
+    assert solver.space._probed is not None and solver.space._probed.won
+    monkeypatch.setattr(solve_castle, "RELAX_PROBES", (0, 0))
+    plain = engine.Solver(game, 20_000)
+    while plain.step(1000) is None:
+        pass
+    assert plain.space._proofs.open and plain.space._proofs.spent > 20_000
+    assert (plain.result, plain.nodes) == (solver.result, solver.nodes)
+
+
+@pytest.mark.parametrize(("seed", "nodes"), [(634, 15_920), (784, 18_532), (596, 21_804)])
+def test_the_relaxed_game_proves_the_deals_only_it_proves_within_a_second(
+        seed: int, nodes: int) -> None:
+    """Deals 634 (k = 2: 29,721 relaxed positions), 784 (k = 3: 28,005) and 596 (k = 4:
+    35,207) are lost only by the relaxed game; with four relaxed positions to each of the
+    search's (RELAX_RATIOS) and the probes of RELAX_PROBES taking half beside k = 3 and 4,
+    within what a second of CPU expands."""
+    answer = engine.solve(engine.new_game("beleaguered-castle", seed), budget_ms=600_000)
+    assert (answer.result, answer.nodes) == ("lost", nodes)
