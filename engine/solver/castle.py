@@ -114,16 +114,21 @@ _TARGET = 0x40  # a card a foundation takes next, in layer_dead's rows
 # searched in it with the next k cards of each suit known, for each k of RELAX_KS in turn
 # (a larger k is a stronger test and a larger search), every RELAX_EVERY positions; each
 # time the k under way may spend RELAX_EVERY / its ratio more relaxed positions (the i-th
-# k's ratio is RELAX_RATIOS[i], the last one for the k after): the first k, whose relaxed
-# game is small (most are won within a few hundred positions), as many as the search
-RELAX_AFTER = LAYER_AFTER
+# k's ratio is RELAX_RATIOS[i], the last one for the k after): four to each of the search's
+# (a relaxed position costs about a quarter of one of the search's, and the losses only the
+# relaxed game proves need 30,000 to 50,000 of them), until they have spent RELAX_FAST in
+# all, then RELAX_SLOW (a quarter)
+RELAX_AFTER = 1024
 RELAX_KS = (2, 3, 4)
 RELAX_EVERY = 256
 RELAX_RATIOS = (0.25,)
+RELAX_FAST = 60_000
+RELAX_SLOW = 4
 # from the RELAX_PROBED-th k of RELAX_KS on, the relaxed game is searched beside probes of the
-# finest one (RelaxedProbed): RELAX_PROBES = (how many, positions each); (0, 0): none
+# finest one (RelaxedProbed): RELAX_PROBES = (how many, positions each from the root, from a
+# position the search reached); (0, 0, 0): none
 RELAX_PROBED = 1
-RELAX_PROBES = (16, 1000)
+RELAX_PROBES = (24, 1000, 600)
 _KNOWN = 0x40  # a card known by its suit too, in the relaxed game's rows
 # probes (CastleSpace._probe): once a search has expanded PROBE_AFTER positions, every
 # PROBE_EVERY positions a depth-first search from the root with a table of its own, at most
@@ -181,6 +186,10 @@ class CastleSpace(Space[Node]):
         self._root: tuple[list[bytes], tuple[int, ...]] | None = None
         self._proofs = RootProofs(len(RELAX_KS), self._relaxed_game)
         self._probed: RelaxedProbed | None = None
+        # of the positions the search expanded, one with the most cards home (the last
+        # met): cards home, its rows and its foundations
+        self._deepest: tuple[int, list[bytes], tuple[int, ...]] = (-1, [], ())
+        self._recent: tuple[list[bytes], tuple[int, ...]] = ([], ())  # expanded last
         # the probes (see _probe): on or off, how many were run, the position searched, and
         # in a probe's own space the random order of its moves
         self.probes = True
@@ -290,9 +299,18 @@ class CastleSpace(Space[Node]):
         if i < RELAX_PROBED or not RELAX_PROBES[0]:
             return game
         if self._probed is None:
-            self._probed = RelaxedProbed(*self._root, RELAX_KS[-1], *RELAX_PROBES)
+            self._probed = RelaxedProbed(*self._root, RELAX_KS[-1], *RELAX_PROBES,
+                                         self._reached)
         self._probed.game = game
         return self._probed
+
+    def _reached(self, deepest: bool) -> tuple[list[bytes], tuple[int, ...]]:
+        """Of the positions the search expanded, the last met with the most cards home, or
+        else the last one."""
+        if deepest:
+            _, rows, heights = self._deepest
+            return rows, heights
+        return self._recent
 
     def _relax(self) -> None:
         """Go on searching the root in the relaxed games (engine/solver/proofs.py), the
@@ -302,6 +320,8 @@ class CastleSpace(Space[Node]):
             return
         proofs = self._proofs
         ratio = RELAX_RATIOS[min(proofs.next, len(RELAX_RATIOS) - 1)]
+        if proofs.spent >= RELAX_FAST:
+            ratio = RELAX_SLOW
         if proofs.go(RELAX_EVERY / ratio):
             self.lost = True
 
@@ -394,6 +414,7 @@ class CastleSpace(Space[Node]):
             self._expanded += 1
             if self._expanded % RELAX_EVERY == 0 and self._expanded > RELAX_AFTER and \
                     self.relax and self._proofs.open:
+                self._recent = (rows, heights)
                 self._relax()
                 if self.lost:
                     return None, False
@@ -410,6 +431,10 @@ class CastleSpace(Space[Node]):
             if not home and self.layers and self._expanded > LAYER_AFTER and \
                     self._layer_dead(rows, heights, nexts):
                 return None, False  # no card can ever go to a foundation again
+            if queue >= 0:
+                up = sum(heights)
+                if up >= self._deepest[0]:  # (the relaxed game's probes start there)
+                    self._deepest = (up, rows, heights)
         if empty >= 0 and self.runs and self._expanded > LAYER_AFTER:
             _runs(rows, onto, nexts, scored)
         # the most promising last: among equal scores the search takes the newest first
@@ -756,9 +781,10 @@ class Relaxed:
     """
 
     def __init__(self, rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...],
-                 k: int) -> None:
+                 k: int, root: tuple[int, ...] | None = None) -> None:
+        base = heights if root is None else root
         known = {suit << 4 | rank for suit in range(4)
-                 for rank in range(heights[suit] + 1, min(KING, heights[suit] + k) + 1)}
+                 for rank in range(base[suit] + 1, min(KING, base[suit] + k) + 1)}
         table = bytearray(range(256))
         for card in range(128):
             table[card] = card | _KNOWN if card in known else card & 15
@@ -870,11 +896,18 @@ class RelaxedProbed:
     many orders find the wins the one search takes a hundred thousand positions for."""
 
     def __init__(self, rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...],
-                 k: int, count: int, limit: int) -> None:
+                 k: int, count: int, limit: int, near: int,
+                 reached: Callable[[bool], tuple[list[bytes], tuple[int, ...]]] | None = None
+                 ) -> None:
         self._start = (list(rows), heights, k)
+        self._reached = reached
+        self._last: tuple[list[bytes], tuple[int, ...]] | None = None  # a probe's start
         self._count = count
         self._limit = limit
+        self._near = near
+        self._cap = limit  # of the probe under way
         self._probes = 0
+        self._roots = 0  # of them from the root
         self._probe: Relaxed | None = None
         self._spent = 0  # by the probe under way
         self.won = False  # a probe won the finest game
@@ -896,10 +929,27 @@ class RelaxedProbed:
             while share > 0 and self._probes < self._count:
                 if self._probe is None:
                     rows, heights, k = self._start
-                    self._probe = Relaxed(rows, heights, k)
-                    self._probe._shuffle = random.Random(self._probes).shuffle
+                    turn = self._probes % 3
+                    deep = None
+                    if self._reached is not None and turn < 2:
+                        deep = self._reached(turn == 0)
+                        if turn == 0 and self._last is not None and deep[0] is self._last[0]:
+                            deep = self._reached(False)  # the deepest was probed already
+                    if deep is not None and deep[1]:
+                        # from a real position the search reached (so a relaxed one the
+                        # root's game reaches), where a relaxed win is often near
+                        self._last = deep
+                        self._probe = Relaxed(*deep, k, heights)
+                        self._cap = self._near
+                        seed = self._probes
+                    else:
+                        self._probe = Relaxed(rows, heights, k)
+                        self._cap = self._limit
+                        seed = self._roots
+                        self._roots += 1
+                    self._probe._shuffle = random.Random(seed).shuffle
                     self._spent = 0
-                answer, used = self._probe.run(min(share, self._limit - self._spent))
+                answer, used = self._probe.run(min(share, self._cap - self._spent))
                 spent += used
                 share -= used
                 self._spent += used
@@ -907,7 +957,7 @@ class RelaxedProbed:
                     self.won = True
                     self._probe = None
                     return True, spent
-                if answer is False or self._spent >= self._limit:
+                if answer is False or self._spent >= self._cap:
                     self._probe = None
                     self._probes += 1
         assert self.game is not None
