@@ -114,15 +114,15 @@ _TARGET = 0x40  # a card a foundation takes next, in layer_dead's rows
 # searched in it with the next k cards of each suit known, for each k of RELAX_KS in turn
 # (a larger k is a stronger test and a larger search), every RELAX_EVERY positions; each
 # time the k under way may spend RELAX_EVERY / its ratio more relaxed positions (the i-th
-# k's ratio is RELAX_RATIOS[i], the last one for the k after): four to each of the search's
-# (a relaxed position costs about a quarter of one of the search's, and the losses only the
-# relaxed game proves need 30,000 to 50,000 of them), until they have spent RELAX_FAST in
-# all, then RELAX_SLOW (a quarter)
+# k's ratio is RELAX_RATIOS[i], the last one for the k after): eight to each of the
+# search's (a relaxed position costs about a quarter of one of the search's, and the losses
+# only the relaxed game proves need 30,000 to 50,000 of them), until they have spent
+# RELAX_FAST in all, then RELAX_SLOW (a quarter)
 RELAX_AFTER = 1024
 RELAX_KS = (2, 3, 4)
 RELAX_EVERY = 256
-RELAX_RATIOS = (0.25,)
-RELAX_FAST = 60_000
+RELAX_RATIOS = (0.125,)
+RELAX_FAST = 50_000
 RELAX_SLOW = 4
 # from the RELAX_PROBED-th k of RELAX_KS on, the relaxed game is searched beside probes of the
 # finest one (RelaxedProbed): RELAX_PROBES = (how many, positions each from the root, from a
