@@ -23,6 +23,10 @@ Once a search has expanded RELAX_AFTER positions, the root is also searched, a s
 positions at a time, in a *relaxed game* (:class:`Relaxed`) where most cards are known by
 their rank alone: every real line is a relaxed line, so a relaxed game with no win proves
 the deal lost (:attr:`lost`), and until then the search goes on as if it were not there.
+Beside the games of the larger k, short probes of the finest one (:class:`RelaxedProbed`),
+from the root and from positions the search reached, look for a relaxed win: a win of the
+finest game is a win of every coarser one, so then no relaxed game can prove anything and
+the relaxed search stops.
 
 The card just moved is not moved again, when the step that moved it was a plain move
 from row to row (no foundation move with it). Proof sketch: from its new place it can go
