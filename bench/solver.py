@@ -57,10 +57,11 @@ def attempt_cpu(variant: str, seed: int, budget_ms: float, max_nodes: int | None
             if (time.process_time() - began) * 1000.0 >= budget_ms:
                 solver.release()
                 break
+        answer = solver.solution()._replace(ms=(time.process_time() - began) * 1000.0)
     finally:
         if collecting:
             gc.enable()
-    return replayed(game, solver.solution()._replace(ms=(time.process_time() - began) * 1000.0))
+    return replayed(game, answer)
 
 
 def bench(variant: str, deals: range | list[int], budget_ms: float, verbose: bool,

@@ -396,70 +396,77 @@ class KlondikeSpace(Space[State]):
             # the steps that put a card on ``placed``, just placed on column d from the
             # talon: a run from another column, a foundation card, or another talon card
             # placed in turn (and covered at once); the moves these steps would make from
-            # ``new`` onto it, with the same tests of use
+            # ``new`` onto it, with the same tests of use. A stack, not a call of itself: a
+            # closure that calls itself holds itself through its cell, and all it reaches
+            # (every child made) would then wait for the cycle collector
             nonlocal skipped
-            want = _TAKES_BITS[placed]
-            cols: tuple[Pile, ...] = ()
-            after = runs
-            for s in range(COLUMNS):
-                if s == d or not movables[s] & want:
-                    continue
-                column, run = new[s], runs[s]
-                k = 1
-                while not want >> column[-k] & 1:
-                    k += 1
-                n = len(column)
-                if not cols and (k == n or k < run):  # the position after the placement
-                    cols = tuple(new[:COLUMNS])
-                    after = runs.copy()
-                    after[d] += 1
-                if k == n:  # the column empties
-                    if only_skipped or not _king_waits(cols, after, free, s):
+            pending = [(new, placed, macro)]
+            while pending:
+                new, placed, macro = pending.pop()
+                want = _TAKES_BITS[placed]
+                cols: tuple[Pile, ...] = ()
+                after = runs
+                for s in range(COLUMNS):
+                    if s == d or not movables[s] & want:
                         continue
-                    gain = 30
-                elif k == run:  # turns a card over
-                    if only_skipped:
-                        continue
-                    gain = 50
-                else:
-                    under = column[-k - 1]
-                    if found[(under >> 4) & 3] == (under & RANK_MASK) - 1:
+                    column, run = new[s], runs[s]
+                    k = 1
+                    while not want >> column[-k] & 1:
+                        k += 1
+                    n = len(column)
+                    if not cols and (k == n or k < run):  # the position after the placement
+                        cols = tuple(new[:COLUMNS])
+                        after = runs.copy()
+                        after[d] += 1
+                    if k == n:  # the column empties
+                        if only_skipped or not _king_waits(cols, after, free, s):
+                            continue
+                        gain = 30
+                    elif k == run:  # turns a card over
                         if only_skipped:
                             continue
-                        gain = 45
+                        gain = 50
                     else:
-                        gap = next((e for e in range(COLUMNS) if not cols[e]), None)
-                        if not _uncovered_use(cols, after, s, k, free, gap):
-                            continue
-                        if pruned:  # the complete pass will make it
-                            skipped = True
-                            self._partial[id(state)] = (state, True)
-                            continue
-                        gain = 0
-                child = new.copy()
-                _move(child, s, d, k)
-                add(gain + 5, (*macro, Move(ids[s], ids[d], k)), child, s, self.cover_bias)
-            if not only_skipped:
-                rank = (placed & RANK_MASK) - 1
-                for f in _OTHER_COLOUR[(placed >> 4) & 3]:
-                    if found[f] == rank:
-                        top = f << 4 | rank
-                        if (_chain_follows(top, passing, settled)
-                                or rank > 2 and _below_fits(top, hosts)):
-                            child = new.copy()
-                            _move(child, F0 + f, d, 1)
-                            add(-5, (*macro, Move(ids[F0 + f], ids[d])), child, -1,
-                                self.cover_bias)
-            if not in_talon & want:
-                return
-            rest = talon(new)
-            for j, card in enumerate(rest):
-                if want >> card & 1 and _chain_follows(card, passing, settled):
+                        under = column[-k - 1]
+                        if found[(under >> 4) & 3] == (under & RANK_MASK) - 1:
+                            if only_skipped:
+                                continue
+                            gain = 45
+                        else:
+                            gap = next((e for e in range(COLUMNS) if not cols[e]), None)
+                            if not _uncovered_use(cols, after, s, k, free, gap):
+                                continue
+                            if pruned:  # the complete pass will make it
+                                skipped = True
+                                self._partial[id(state)] = (state, True)
+                                continue
+                            gain = 0
                     child = new.copy()
-                    take_from_talon(child, rest, j)
-                    child[d] = child[d] + (card,)
-                    covered(child, d, card,
-                            (*macro, *talon_macro(new, j), Move("waste", ids[d])))
+                    _move(child, s, d, k)
+                    add(gain + 5, (*macro, Move(ids[s], ids[d], k)), child, s, self.cover_bias)
+                if not only_skipped:
+                    rank = (placed & RANK_MASK) - 1
+                    for f in _OTHER_COLOUR[(placed >> 4) & 3]:
+                        if found[f] == rank:
+                            top = f << 4 | rank
+                            if (_chain_follows(top, passing, settled)
+                                    or rank > 2 and _below_fits(top, hosts)):
+                                child = new.copy()
+                                _move(child, F0 + f, d, 1)
+                                add(-5, (*macro, Move(ids[F0 + f], ids[d])), child, -1,
+                                    self.cover_bias)
+                if not in_talon & want:
+                    continue
+                rest = talon(new)
+                further = []
+                for j, card in enumerate(rest):
+                    if want >> card & 1 and _chain_follows(card, passing, settled):
+                        child = new.copy()
+                        take_from_talon(child, rest, j)
+                        child[d] = child[d] + (card,)
+                        further.append(
+                            (child, card, (*macro, *talon_macro(new, j), Move("waste", ids[d]))))
+                pending.extend(reversed(further))  # in the order found, each one's own first
 
         if only_skipped and not cover_skipped:
             cards = ()
