@@ -10,6 +10,7 @@ positions against the same brute force.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -488,6 +489,14 @@ def with_empty_rows(rng: random.Random, game: Game) -> Game:
     return engine.from_position("beleaguered-castle", piles)
 
 
+def nearly_blocked_some_with_empty_rows(rng: random.Random, count: int) -> Iterator[Game]:
+    """``count`` positions of :func:`near_blocked`, every third (the first among them) with
+    rows emptied by :func:`with_empty_rows`."""
+    for n in range(count):
+        game = near_blocked(rng)
+        yield with_empty_rows(rng, game) if n % 3 == 0 else game
+
+
 # Positions the search of deals 24 and 715 met, which the layer test calls dead: no row can
 # be called stuck (a row holds one card that can move), yet no card can ever go up.
 LAYER_DEAD = [
@@ -584,10 +593,8 @@ def test_with_the_layer_test_from_the_start_answers_agree_with_brute_force(
     monkeypatch.setattr(solve_castle, "LAYER_AFTER", 0)
     rng = random.Random("castle-solver-layers")
     outcomes: list[bool] = []
-    for n in range(40):
-        game = near_blocked(rng)
-        expected = check_against_brute_force(with_empty_rows(rng, game) if n % 3 == 0 else game,
-                                             20_000)
+    for game in nearly_blocked_some_with_empty_rows(rng, 40):
+        expected = check_against_brute_force(game, 20_000)
         if expected is not None:
             outcomes.append(expected)
     assert len(outcomes) >= 20
@@ -629,10 +636,7 @@ def test_the_relaxed_game_never_calls_a_winnable_position_lost() -> None:
     k's). The smaller k's do call some lost positions lost."""
     rng = random.Random("castle-relaxed-sound")
     proved = compared = 0
-    for n in range(60):
-        game = near_blocked(rng)
-        if n % 3 == 0:
-            game = with_empty_rows(rng, game)
+    for game in nearly_blocked_some_with_empty_rows(rng, 60):
         expected = brute_force(game, 10_000)
         if expected is None:
             continue
@@ -947,10 +951,7 @@ def test_a_relaxed_game_in_a_random_order_answers_as_in_its_own() -> None:
     every coarser one (which is what lets RelaxedProbed answer "won" for them)."""
     rng = random.Random("castle-relaxed-shuffled")
     told = finer = 0
-    for n in range(40):
-        game = near_blocked(rng)
-        if n % 3 == 0:
-            game = with_empty_rows(rng, game)
+    for n, game in enumerate(nearly_blocked_some_with_empty_rows(rng, 40)):
         for k in (1, 2, 3):
             plain = relaxed_answer(game, k, 1 << 30)
             shuffled = solve_castle.Relaxed(*node_of(game), k)

@@ -401,6 +401,18 @@ def alone(game: Game, weights: Weights, max_nodes: int) -> engine.Solution:
     return solver.solution()
 
 
+def wins_alone_only_with(deal: int, weights: Weights, without: Weights, max_nodes: int,
+                         nodes: int) -> None:
+    """Four-suit deal ``deal``: ``weights`` alone win it after ``nodes`` positions, the line
+    replaying to a win; ``without`` (one weight changed back) has no answer within
+    ``max_nodes``."""
+    game = engine.new_game("spider-4", deal)
+    answer = alone(game, weights, max_nodes)
+    assert (answer.result, answer.nodes) == ("won", nodes)
+    assert replays_to_win(game, answer.moves)
+    assert alone(game, without, max_nodes).result == "unknown"
+
+
 def test_the_portfolio_searches_alone_first_as_the_search_without_macros() -> None:
     """Four-suit Spider's first PORTFOLIOS positions are the search of WEIGHTS alone, so
     what it found within them (the shipped winnable list, the ratings, the worker's watch
@@ -449,11 +461,7 @@ def test_the_second_search_takes_a_bonus_per_run_cleared_and_wins_deal_28_sooner
     _, _, second = PORTFOLIOS[4, False]
     assert second.run == 40 and WEIGHTS[4, False].run == 0
     weights = second._replace(other_suit=3, last_quota=0)  # (as measured then, §8.14 since)
-    game = engine.new_game("spider-4", 28)
-    answer = alone(game, weights, 6_000)
-    assert (answer.result, answer.nodes) == ("won", 5_254)
-    assert replays_to_win(game, answer.moves)
-    assert alone(game, weights._replace(run=0), 6_000).result == "unknown"
+    wins_alone_only_with(28, weights, weights._replace(run=0), 6_000, 5_254)
 
 
 def test_the_second_search_charges_a_card_on_an_other_suit_successor_more() -> None:
@@ -463,11 +471,7 @@ def test_the_second_search_charges_a_card_on_an_other_suit_successor_more() -> N
     within 4,000 (nor within 24,000). The first search charges 3."""
     _, _, second = PORTFOLIOS[4, False]
     assert (second.other_suit, second.loose, WEIGHTS[4, False].other_suit) == (4, 3, 3)
-    game = engine.new_game("spider-4", 52)
-    answer = alone(game, second, 4_000)
-    assert (answer.result, answer.nodes) == ("won", 2_725)
-    assert replays_to_win(game, answer.moves)
-    assert alone(game, second._replace(other_suit=3), 4_000).result == "unknown"
+    wins_alone_only_with(52, second, second._replace(other_suit=3), 4_000, 2_725)
 
 
 def test_the_second_search_charges_a_level_cost_less_often_once_the_stock_is_out() -> None:
@@ -478,8 +482,4 @@ def test_the_second_search_charges_a_level_cost_less_often_once_the_stock_is_out
     search has one quota for every level."""
     _, _, second = PORTFOLIOS[4, False]
     assert (second.quota, second.last_quota, WEIGHTS[4, False].last_quota) == (30, 120, 0)
-    game = engine.new_game("spider-4", 13)
-    answer = alone(game, second, 8_000)
-    assert (answer.result, answer.nodes) == ("won", 5_216)
-    assert replays_to_win(game, answer.moves)
-    assert alone(game, second._replace(last_quota=0), 8_000).result == "unknown"
+    wins_alone_only_with(13, second, second._replace(last_quota=0), 8_000, 5_216)
