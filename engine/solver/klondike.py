@@ -237,18 +237,25 @@ class KlondikeSpace(Space[State]):
         self._root = tuple(piles)
         return (tuple(moves), State(tuple(piles))) if moves else ((), state)
 
-    def _settle(self, piles: list[Pile]) -> list[Move]:
+    def _settle(self, piles: list[Pile], talon_bits: int = -1) -> list[Move]:
+        """Play every safe card home; ``talon_bits`` holds at least the talon's cards as a
+        bit mask (a child's talon is part of its parent's), so a talon with none of the
+        wanted cards is passed over without a look."""
         moves: list[Move] = []
         ids = self._ids
         while True:
             # the next card of each suit, where it would be safe on its foundation
-            wanted = _wanted(len(piles[F0]), len(piles[F0 + 1]), len(piles[F0 + 2]),
-                             len(piles[F0 + 3]))
-            if not wanted:
+            key = len(piles[F0]) | len(piles[F0 + 1]) << 4 | len(piles[F0 + 2]) << 8 | \
+                len(piles[F0 + 3]) << 12
+            bits = _WANTED_BITS.get(key)
+            if bits is None:
+                bits = _WANTED_BITS[key] = sum(1 << c for c in _wanted(
+                    key & 15, key >> 4 & 15, key >> 8 & 15, key >> 12))
+            if not bits:
                 break
             for s in range(COLUMNS):
                 column = piles[s]
-                if column and column[-1] in wanted:
+                if column and bits >> column[-1] & 1:
                     f = F0 + ((column[-1] >> 4) & 3)
                     piles[f] = piles[f] + (column[-1],)
                     column = column[:-1]
@@ -258,7 +265,10 @@ class KlondikeSpace(Space[State]):
                     moves.append(Move(ids[s], ids[f]))
                     break
             else:
+                if not bits & talon_bits:
+                    break
                 waste, stock = piles[WASTE], piles[STOCK]
+                wanted = _WANTED[key]
                 card = next((c for c in wanted if c in waste or c | DOWN in stock), None)
                 if card is None:
                     break
@@ -519,7 +529,7 @@ class KlondikeSpace(Space[State]):
             if probe is None or (probe >= 0 and not (new[probe] and new[probe][-1] in wanted)):
                 result.append((macro, State(tuple(new))))
                 continue
-            auto = self._settle(new)
+            auto = self._settle(new, in_talon)
             result.append(((*macro, *auto) if auto else macro, State(tuple(new))))
         return result, skipped
 
@@ -662,6 +672,7 @@ def _wanted(spades: int, hearts: int, diamonds: int, clubs: int) -> tuple[int, .
 
 
 _WANTED: dict[int, tuple[int, ...]] = {}  # foundation heights -> wanted cards (14 ** 4 at most)
+_WANTED_BITS: dict[int, int] = {}  # ... as a bit mask
 
 
 def _safe(card: int, heights: tuple[int, ...]) -> bool:

@@ -83,8 +83,24 @@ class Relaxed:
         self._home: dict[tuple[int, ...], tuple[list[int], list[int], list[int]]] = {}
         self._runs: dict[bytes, tuple[int, bytes]] = {}  # column -> its run, its run's classes
         # dead(): each foundation's cards and their bits, by heights; a talon's bits
-        self._founds: dict[tuple[int, ...], tuple[list[list[int]], int]] = {}
-        self._talons: dict[bytes, int] = {}
+        self._founds: dict[tuple[int, ...], tuple[list[list[int]], int, list[int]]] = {}
+        self._talons: dict[bytes, tuple[int, int]] = {}  # its cards' bits, its classes' bits
+        self._faces: dict[bytes, tuple[bytes, int, int, int, int, int]] = {}  # dead()'s start
+        # dead(): per foundation, where its cards lie among the bits of the codes (the lane
+        # of its colour's cards known by colour, and its known cards' lane) and which ranks
+        # each lane holds for it; by its height, the codes it may take (as _homes says)
+        self._lanes = []
+        self._homes_by_height = []
+        for f in range(4):
+            unknown_ranks = sum(1 << r for r in range(1, KING + 1) if not self.known[f << 4 | r])
+            known_ranks = sum(1 << r for r in range(1, KING + 1) if self.known[f << 4 | r])
+            self._lanes.append(((f & 1) << 4, unknown_ranks, 128 | f << 4, known_ranks))
+            self._homes_by_height.append([
+                sum(1 << ((f & 1) << 4 | r) for r in range(1, min(height + 1, KING) + 1)
+                    if not self.known[f << 4 | r])
+                | sum(1 << (_KNOWN | f << 4 | r) for r in range(1, min(height + 1, KING) + 1)
+                      if self.known[f << 4 | r])
+                for height in range(KING + 1)])
         columns, talon, start_heights = self.form(piles)
         cols, h = list(columns), list(start_heights)
         talon = self.settle(cols, talon, h)
@@ -102,7 +118,7 @@ class Relaxed:
 
     def tables(self) -> list[Table]:
         """What it holds (for Space.release)."""
-        return [self._seen, self._stack, self._talons, self._founds]
+        return [self._seen, self._stack, self._talons, self._founds, self._faces]
 
     def run(self, limit: int) -> tuple[bool | None, int]:
         """Search on for at most ``limit`` positions: True once a relaxed win is found, False
@@ -144,104 +160,119 @@ class Relaxed:
           r-th lies in the talon, on a foundation or uncovered.
         """
         columns, talon, heights = position
-        known = self.known
-        h = list(heights)
-        # the cards that may go home, a bit per code: talon and foundation cards, uncovered
-        # cards
         found = self._founds.get(heights)
         if found is None:
             cards = self._found_cards(heights)
-            found = self._founds[heights] = (cards, sum(1 << c for each in cards for c in each))
-        tops = found[0]
-        avail = self._talons.get(talon)
-        if avail is None:
-            avail = self._talons[talon] = sum(1 << c for c in set(talon))
-        avail |= found[1]
+            found = self._founds[heights] = (
+                cards, sum(1 << c for c in {c for each in cards for c in each}),
+                [(2 << height) - 1 for height in heights])
+        tops, starts = found[0], found[2]
+        # the cards that may go home, a bit per code: talon and foundation cards, uncovered
+        # cards; and the talon's classes
+        got = self._talons.get(talon)
+        if got is None:
+            got = self._talons[talon] = (sum(1 << c for c in set(talon)),
+                                         sum(1 << c for c in {c & _CLASS for c in talon}))
+        avail = got[0] | found[1]
+        talon_classes = got[1]
         exposed = 0  # classes that can lie exposed, as a bit mask
         emptyable = False
-        uncovered = []  # per column: its uncovered cards, as a bit mask by index
-        lows = []  # per column: the lowest index its run or an uncovered card reaches
-        leaves = []  # per column: its cards that left, as a bit mask by index
-        runs = self._runs
+        # per column: its cards face up, the lowest index its run or an uncovered card
+        # reaches, its uncovered cards and the cards that left (bit masks by index), and of
+        # the cards that may leave and have not, the classes and the uncovered ones' codes
+        # (so a column none of whose cards can leave is passed over at once)
+        state = []
+        faces = self._faces
         for column in columns:
-            n = len(column)
-            if not n:
+            if not column:
                 emptyable = True
-            else:
-                top = column[-1] & _UP
-                avail |= 1 << top
-                exposed |= 1 << (top & _CLASS)
-            uncovered.append(1 << (n - 1) if n else 0)
-            leaves.append(0)
-            got = runs.get(column)
-            lows.append(n - (got[0] if got is not None else _run(column)))
+                continue
+            face = faces.get(column)
+            if face is None:
+                up = column.translate(_FACE_UP)
+                low = len(column) - _run(column)
+                face = faces[column] = (up, low, 1 << (len(column) - 1), 0,
+                                        sum(1 << c for c in {c & _CLASS for c in up[low:]}),
+                                        1 << up[-1])
+            top = face[0][-1]
+            avail |= 1 << top
+            exposed |= 1 << (top & _CLASS)
+            state.append(list(face))
         out = [len(cards) for cards in tops]  # per foundation: its cards not come out yet
-        changed = True
-        while changed:
-            changed = False
-            # the foundations' reach
+        lanes = self._lanes
+        homes = self._homes_by_height
+        while True:
+            # the foundations' reach: the longest run of ranks up from the Ace whose cards
+            # (each the known card or, not known, one of its rank and colour) may be had
+            homeable = 0
+            full = True
             for f in range(4):
-                rank = h[f]
-                while rank < KING:
-                    rank += 1
-                    code = f << 4 | _KNOWN | rank if known[f << 4 | rank] else (f & 1) << 4 | rank
-                    if not avail >> code & 1:
-                        rank -= 1
-                        break
-                h[f] = rank
-            if h[0] == h[1] == h[2] == h[3] == KING:
+                shift, ranks, known_shift, known_ranks = lanes[f]
+                reach = (avail >> shift & ranks) | (avail >> known_shift & known_ranks) | starts[f]
+                height = ((reach + 1) & ~reach).bit_length() - 2
+                if height < KING:
+                    full = False
+                homeable |= homes[f][height]
+            if full:
                 return False
+            # the classes whose place (one rank higher, other colour) can lie exposed
+            placed = (exposed >> 17 & 0x7FFF) | ((exposed & 0xFFFF) >> 1) << 16
+            if emptyable:
+                placed |= _KING_CLASSES
+            changed = False
             # column cards that can leave (top down, so a card uncovered may leave at once)
-            for s, column in enumerate(columns):
-                n = len(column)
-                if not n:
+            for entry in state:
+                if not (placed & entry[4] or homeable & entry[5]):
                     continue
-                low = lows[s]
-                i = n - 1
+                face, low, uncovered, leaves = entry[0], entry[1], entry[2], entry[3]
+                i = len(face) - 1
                 while i >= low:
-                    if leaves[s] >> i & 1:
+                    if leaves >> i & 1:
                         i -= 1
                         continue
-                    card = column[i] & _UP
-                    rank = card & RANK_MASK
-                    place = _onto(card)
-                    if not ((uncovered[s] >> i & 1 and self._homes(card, h)) or
-                            (place and exposed >> place & 1) or (rank == KING and emptyable)):
+                    card = face[i]
+                    if not (placed >> (card & _CLASS) & 1
+                            or uncovered >> i & 1 and homeable >> card & 1):
                         i -= 1
                         continue
-                    leaves[s] |= 1 << i
+                    leaves |= 1 << i
                     changed = True
                     if not i:
-                        if rank != KING:
+                        if card & RANK_MASK != KING:
                             emptyable = True
-                    elif not uncovered[s] >> (i - 1) & 1:
-                        uncovered[s] |= 1 << (i - 1)
+                            placed |= _KING_CLASSES
+                    elif not uncovered >> (i - 1) & 1:
+                        uncovered |= 1 << (i - 1)
                         if i - 1 < low:
-                            low = lows[s] = i - 1
-                        below = column[i - 1] & _UP
+                            low = i - 1
+                        below = face[i - 1]
                         avail |= 1 << below
                         exposed |= 1 << (below & _CLASS)
                     i -= 1
+                classes = codes = 0
+                for i in range(low, len(face)):
+                    if not leaves >> i & 1:
+                        classes |= 1 << (face[i] & _CLASS)
+                        if uncovered >> i & 1:
+                            codes |= 1 << face[i]
+                entry[1:] = low, uncovered, leaves, classes, codes
             # talon cards and foundation tops with a place
-            for card in talon:
-                if not exposed >> (card & _CLASS) & 1:
-                    place = _onto(card)
-                    if (place and exposed >> place & 1) or (card & RANK_MASK == KING and emptyable):
-                        exposed |= 1 << (card & _CLASS)
-                        changed = True
+            more = talon_classes & placed & ~exposed
+            if more:
+                exposed |= more
+                changed = True
             for f in range(4):
                 cards = tops[f]
                 while out[f]:
                     card = cards[out[f] - 1]
-                    place = _onto(card)
-                    if not ((place and exposed >> place & 1)
-                            or (card & RANK_MASK == KING and emptyable)):
+                    if not placed >> (card & _CLASS) & 1:
                         break
                     out[f] -= 1
                     if not exposed >> (card & _CLASS) & 1:
                         exposed |= 1 << (card & _CLASS)
                         changed = True
-        return True
+            if not changed:
+                return True
 
     def _found_cards(self, heights: tuple[int, ...]) -> list[list[int]]:
         """Each foundation's cards (as codes), bottom up."""
@@ -554,6 +585,7 @@ class Relaxed:
 
 
 _FACE_UP = bytes(i & _UP for i in range(256))
+_KING_CLASSES = 1 << KING | 1 << (_RED | KING)  # Kings by class, as a bit mask
 
 
 def key(position: Position) -> bytes:
