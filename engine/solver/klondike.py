@@ -367,9 +367,17 @@ class KlondikeSpace(Space[State]):
                 new = list(piles)
                 _move(new, s, F0 + suit, 1)
                 add(60 + _reveals(column, 1), (Move(ids[s], ids[F0 + suit]),), new, -1)
-            if not movables[s] & fit_bits:
+            hits = movables[s] & fit_bits
+            if not hits:
                 continue
-            for k in range(1, run + 1):
+            # the run cards that fit somewhere, top first
+            depths = []
+            while hits:
+                low = hits & -hits
+                hits ^= low
+                depths.append(n - column.index(low.bit_length() - 1))
+            depths.sort()
+            for k in depths:
                 card = column[-k]
                 targets = fits.get(card, ())
                 if card & RANK_MASK == KING and empty is not None and k < n:
@@ -469,8 +477,12 @@ class KlondikeSpace(Space[State]):
                     continue
                 rest = talon(new)
                 further = []
-                for j, card in enumerate(rest):
-                    if want >> card & 1 and _chain_follows(card, passing, settled):
+                # the (at most two) talon cards that fit, in turning order
+                places = sorted(rest.index(card) for card in _TAKES[placed]
+                                if in_talon >> card & 1 and card in rest)
+                for j in places:
+                    card = rest[j]
+                    if _chain_follows(card, passing, settled):
                         child = new.copy()
                         take_from_talon(child, rest, j)
                         child[d] = child[d] + (card,)
@@ -484,9 +496,16 @@ class KlondikeSpace(Space[State]):
             tops = []
         # the talon cards that go home or fit somewhere
         playable = fit_bits if only_skipped else fit_bits | ((home + _ACES) & ~home & _ALL)
-        for j, card in enumerate(cards):
-            if not playable >> card & 1:
-                continue
+        # the talon cards that go home or fit somewhere, in turning order
+        hits = playable & in_talon if cards else 0
+        order = []
+        while hits:
+            low = hits & -hits
+            hits ^= low
+            order.append(cards.index(low.bit_length() - 1))
+        order.sort()
+        for j in order:
+            card = cards[j]
             suit = (card >> 4) & 3
             to_found = found[suit] == (card & RANK_MASK) - 1 and not only_skipped
             targets = fits.get(card, [])
