@@ -172,7 +172,6 @@ class KlondikeSpace(Space[State]):
         # the states the pruned pass expanded in part, by id (held, so no id is reused),
         # and whether it left out covers of talon cards too
         self._partial: dict[int, tuple[State, bool]] = {}
-        self._biases: list[int] = []  # steps(): each child's bias in best-first order
         # the relaxed game's searches of the root (see _relax): on or off, the root, the
         # positions expanded, one search for each k of RELAX_KS; lost (Space.lost): the
         # root is proved lost
@@ -288,6 +287,13 @@ class KlondikeSpace(Space[State]):
     def steps(self, state: State, pruned: bool) -> tuple[list[Child], bool]:
         """:meth:`children`; the pruned pass leaves out the moves of part of a run that are
         of use only after other moves (see above)."""
+        children, _, skipped = self.ordered_steps(state, pruned)
+        return children, skipped
+
+    def ordered_steps(self, state: State, pruned: bool,
+                      ) -> tuple[list[Child], list[int], bool]:
+        """:meth:`steps`, with each child's bias in the first ordering (a covered
+        placement's, see :meth:`expand`), in the children's order."""
         piles = state.piles
         skipped = False
         cover = self.covers
@@ -296,7 +302,7 @@ class KlondikeSpace(Space[State]):
         only_skipped = bool(noted)
         cover_skipped = bool(noted and noted[1])
         if not only_skipped and dead(piles, self._columns):
-            return [], False
+            return [], [], False
         ids = self._ids
         columns = piles[:COLUMNS]
         empty = next((d for d in range(COLUMNS) if not columns[d]), None)
@@ -543,14 +549,14 @@ class KlondikeSpace(Space[State]):
                 add(-10, (Move(ids[f], ids[d]),), new, -1)
         out.sort(key=_first)
         result: list[Child] = []
-        self._biases = [item[4] for item in out]
+        biases = [item[4] for item in out]
         for _, macro, new, probe, _ in out:
             if probe is None or (probe >= 0 and not (new[probe] and new[probe][-1] in wanted)):
                 result.append((macro, State(tuple(new))))
                 continue
             auto = self._settle(new, in_talon)
             result.append(((*macro, *auto) if auto else macro, State(tuple(new))))
-        return result, skipped
+        return result, biases, skipped
 
     def expand(self, node: State, key: Hashable, parent: dict[Hashable, Any], fresh: Fresh,
                queue: int, pruned: bool) -> tuple[Hashable | None, bool]:
@@ -565,8 +571,9 @@ class KlondikeSpace(Space[State]):
                 self._relax()
                 if self.lost:
                     return None, False
-        children, skipped = self.steps(node, pruned)
-        biases = self._biases if queue == 0 and parent[key] is not None else None
+        children, biases, skipped = self.ordered_steps(node, pruned)
+        if queue != 0 or parent[key] is None:
+            biases = []
         score, is_won = self.score, self.is_won
         # a child whose talon is its parent's (the same tuples) has its parent's talon bytes
         # in its key (see key())

@@ -179,18 +179,18 @@ def test_a_dead_state_is_never_reported_as_expanded_in_part() -> None:
     game = engine.new_game("klondike", 170)
     solver = Solver(game, max_nodes=5_000)
     space = solver.space
-    original = space.steps
+    original = space.ordered_steps
     calls = {"dead": 0, "skipped": 0}
 
-    def steps(state: State, pruned: bool) -> tuple[list[object], bool]:
-        result, skipped = original(state, pruned)
+    def steps(state: State, pruned: bool) -> tuple[list[object], list[int], bool]:
+        result, biases, skipped = original(state, pruned)
         if dead(state.piles):
             calls["dead"] += 1
             assert not skipped
         calls["skipped"] += skipped
-        return result, skipped
+        return result, biases, skipped
 
-    space.steps = steps  # type: ignore[method-assign]
+    space.ordered_steps = steps  # type: ignore[method-assign]
     solver.step(60_000)
     assert calls["dead"] > 0 and calls["skipped"] > 0, "both kinds of state were met"
 
@@ -257,14 +257,16 @@ def test_dead_agrees_with_a_plain_fixed_point_of_its_rules() -> None:
     states: list[tuple[tuple[int, ...], ...]] = []
     for seed in (170, 199, 3):
         solver = Solver(engine.new_game("klondike", seed), max_nodes=400)
-        original = solver.space.steps
+        original = solver.space.ordered_steps
 
-        def steps(state: State, pruned: bool, original=original) -> tuple[list[object], bool]:
+        def steps(state: State, pruned: bool, original=original,
+                  ) -> tuple[list[object], list[int], bool]:
             states.append(state.piles)
             return original(state, pruned)
 
-        solver.space.steps = steps  # type: ignore[method-assign]
+        solver.space.ordered_steps = steps  # type: ignore[method-assign]
         solver.step(60_000)
+    assert len(states) > 100  # the searches' own states were met
     rng = random.Random("klondike-dead")
     states += [random_two_position(rng).state.piles for _ in range(100)]
     answers = [dead(piles) for piles in states]
