@@ -128,6 +128,10 @@ RELAX_EVERY = 256
 RELAX_RATIOS = (0.125,)
 RELAX_FAST = 50_000
 RELAX_SLOW = 4
+# at once once a game of the root took more than RELAX_HARD relaxed positions to be won: on
+# the deals searched past 5,000 positions, a relaxed game won that slowly was always a
+# real win's, and the games after it then cost the search a third of its CPU for nothing
+RELAX_HARD = 5000
 # from the RELAX_PROBED-th k of RELAX_KS on, the relaxed game is searched beside probes of the
 # finest one (RelaxedProbed): RELAX_PROBES = (how many, positions each from the root, from a
 # position the search reached); (0, 0, 0): none
@@ -190,6 +194,10 @@ class CastleSpace(Space[Node]):
         self._root: tuple[list[bytes], tuple[int, ...]] | None = None
         self._proofs = RootProofs(len(RELAX_KS), self._relaxed_game)
         self._probed: RelaxedProbed | None = None
+        # the most relaxed positions a game of the root took to be won, and the relaxed
+        # positions spent when the game under way began
+        self._hard = 0
+        self._began = 0
         # of the positions the search expanded, one with the most cards home (the last
         # met): cards home, its rows and its foundations
         self._deepest: tuple[int, list[bytes], tuple[int, ...]] = (-1, [], ())
@@ -299,6 +307,10 @@ class CastleSpace(Space[Node]):
         RELAX_PROBED-th on, searched beside probes of the finest one (:class:`RelaxedProbed`),
         and once one of those has won, a game known to be won."""
         assert self._root is not None
+        if i:  # the game before was won (else the root would be lost): after how many
+            spent = self._proofs.spent
+            self._hard = max(self._hard, spent - self._began)
+            self._began = spent
         game = Relaxed(*self._root, RELAX_KS[i])
         if i < RELAX_PROBED or not RELAX_PROBES[0]:
             return game
@@ -324,7 +336,7 @@ class CastleSpace(Space[Node]):
             return
         proofs = self._proofs
         ratio = RELAX_RATIOS[min(proofs.next, len(RELAX_RATIOS) - 1)]
-        if proofs.spent >= RELAX_FAST:
+        if proofs.spent >= RELAX_FAST or self._hard > RELAX_HARD:
             ratio = RELAX_SLOW
         if proofs.go(RELAX_EVERY / ratio):
             self.lost = True
