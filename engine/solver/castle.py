@@ -153,6 +153,14 @@ PROBE_PIECE = 50
 # positions instead (the probes that win are mostly the first few); None: PROBE_EVERY
 # throughout
 PROBE_LATER: tuple[int, int] | None = (8, 2048)
+# follow-ups (CastleSpace._follow): when a probe ends without a win, the relaxed game of the
+# finest k is searched from the position it reached with the most cards home, at most
+# FOLLOW_CHECK relaxed positions in an order of its own; if that finds a relaxed win, no
+# relaxed game of the root can prove it lost (they stop), and FOLLOW_PROBES probes start
+# from that position at once, with seeds of their own; 0: none
+FOLLOW_CHECK = 300
+FOLLOW_PROBES = 2
+FOLLOW_SEED = 1 << 20
 
 
 class CastleSpace(Space[Node]):
@@ -210,6 +218,13 @@ class CastleSpace(Space[Node]):
         self._probing: SpaceSearch | None = None  # the probe under way
         self._start: State | None = None
         self._jitter: tuple[random.Random, int] | None = None
+        # a probe's position with the most cards home: its key (see _follow); the follow-ups
+        # waiting to start (the real moves to their position, the position), how many were
+        # started, and those of the probe under way
+        self._deep_key: Hashable = None
+        self._follows: list[tuple[list[Move], State, int]] = []
+        self._followed = 0
+        self._prefix: tuple[list[Move], State, int] = ([], None, 0)  # type: ignore[assignment]
 
     def release(self) -> list[Table]:
         memos, self._memos = self._memos, {}
@@ -354,10 +369,18 @@ class CastleSpace(Space[Node]):
         space = CastleSpace(self.rules, self._weights, self._steps)
         space.relax = space.probes = False
         space._expanded = LAYER_AFTER + 1  # runs as one step from the first position
-        space._jitter = (random.Random(self._probes),
-                         PROBE_JITTERS[self._probes % len(PROBE_JITTERS)])
-        self._probes += 1
-        self._probing = SpaceSearch(space, self._start, deep=True)
+        if self._follows:  # a follow-up (_follow)
+            self._prefix = self._follows.pop()
+            seed = FOLLOW_SEED + self._followed
+            space._jitter = (random.Random(seed), PROBE_JITTERS[seed % len(PROBE_JITTERS)])
+            self._followed += 1
+        else:
+            space._jitter = (random.Random(self._probes),
+                             PROBE_JITTERS[self._probes % len(PROBE_JITTERS)])
+            self._probes += 1
+            assert self._root is not None
+            self._prefix = ([], self._start, sum(self._root[1]))
+        self._probing = SpaceSearch(space, self._prefix[1], deep=True)
 
     def _probe_on(self) -> None:
         """Run the probe under way for PROBE_PIECE more positions; it ends at PROBE_LIMIT."""
@@ -366,9 +389,36 @@ class CastleSpace(Space[Node]):
             return
         probe.run(float("inf"), min(PROBE_PIECE, PROBE_LIMIT - probe.nodes))
         if probe.result == "won":
-            self.found = probe.moves
+            self.found = self._prefix[0] + probe.moves
+        elif probe.nodes >= PROBE_LIMIT and FOLLOW_PROBES:
+            self._follow(probe)
         if probe.result is not None or probe.nodes >= PROBE_LIMIT:
             self._probing = None
+
+    def _follow(self, probe: SpaceSearch) -> None:
+        """After a probe that ran out: if the relaxed game of the finest k (with the root's
+        known cards) is won from the position the probe reached with the most cards home,
+        within FOLLOW_CHECK relaxed positions, that is a relaxed win of the root (the
+        position is reached by real moves, which are relaxed moves), so no relaxed game of
+        the root is lost and they stop; and FOLLOW_PROBES probes start from there, as a real
+        win is often near (their moves then follow the moves to it). Only from a position
+        with more cards home than the probe's start, and while none is waiting."""
+        space = probe.space
+        assert isinstance(space, CastleSpace) and self._root is not None
+        up, rows, heights = space._deepest
+        prefix, state, home = self._prefix
+        if up <= home or self._follows:
+            return
+        game = Relaxed(rows, heights, RELAX_KS[-1], self._root[1])
+        game._shuffle = random.Random(FOLLOW_SEED + self._probes + self._followed).shuffle
+        if not game.run(FOLLOW_CHECK)[0]:
+            return
+        if self._proofs.open:
+            self._proofs.release()
+        moves = prefix + [move for macro in probe._line(space._deep_key) for move in macro]
+        for move in moves[len(prefix):]:
+            state = self.rules.apply(state, move)
+        self._follows = [(moves, state, up)] * FOLLOW_PROBES
 
     def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:
         """Foundation moves, then moves onto a card one rank higher, then into one empty row
@@ -434,12 +484,13 @@ class CastleSpace(Space[Node]):
                 self._relax()
                 if self.lost:
                     return None, False
-            if self.probes and (self._probing is not None
+            if self.probes and (self._probing is not None or self._follows
                                 or self._expanded >= self._probe_next):
                 if self._probing is None:
-                    later = PROBE_LATER
-                    self._probe_next += PROBE_EVERY \
-                        if later is None or self._probes < later[0] else later[1]
+                    if not self._follows:
+                        later = PROBE_LATER
+                        self._probe_next += PROBE_EVERY \
+                            if later is None or self._probes < later[0] else later[1]
                     self._probe()
                 self._probe_on()
                 if self.found:
@@ -447,10 +498,11 @@ class CastleSpace(Space[Node]):
             if not home and self.layers and self._expanded > LAYER_AFTER and \
                     self._layer_dead(rows, heights, nexts):
                 return None, False  # no card can ever go to a foundation again
-            if queue >= 0:
+            if queue >= 0 or self._jitter is not None:
                 up = sum(heights)
                 if up >= self._deepest[0]:  # (the relaxed game's probes start there)
                     self._deepest = (up, rows, heights)
+                    self._deep_key = key
         if empty >= 0 and self.runs and self._expanded > LAYER_AFTER:
             _runs(rows, onto, nexts, scored)
         # the most promising last: among equal scores the search takes the newest first
