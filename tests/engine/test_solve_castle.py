@@ -923,12 +923,14 @@ def test_probes_come_every_probe_every_positions_then_further_apart(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The first probe comes at the first multiple of PROBE_EVERY past PROBE_AFTER positions
     expanded (dead ones not counted), the next PROBE_LATER[0] ones PROBE_EVERY apart each,
-    the ones after PROBE_LATER[1] apart."""
+    the ones after PROBE_LATER[1] apart. (Follow-ups, which start at once after the probe
+    before them, are not of this schedule.)"""
     at: list[int] = []
     original = solve_castle.CastleSpace._probe
 
     def probe(self: solve_castle.CastleSpace) -> None:
-        at.append(self._expanded)
+        if not self._follows:
+            at.append(self._expanded)
         original(self)
 
     monkeypatch.setattr(solve_castle.CastleSpace, "_probe", probe)
@@ -998,3 +1000,74 @@ def test_the_relaxed_game_proves_the_deals_only_it_proves_within_a_second(
     (before: 31,000 to 56,000 positions and more, with a quarter from the 5,000th)."""
     answer = engine.solve(engine.new_game("beleaguered-castle", seed), budget_ms=600_000)
     assert (answer.result, answer.nodes) == ("lost", nodes)
+
+
+# --- the relaxed games' shares after a hard win; follow-ups of probes -----------------------
+
+
+def test_the_relaxed_games_go_slow_at_once_after_one_was_won_slowly(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 899's root needs 20,307 relaxed positions to win the k = 2 game (more than
+    RELAX_HARD): the games after it then take a quarter of the search's positions
+    (RELAX_SLOW) rather than eight relaxed positions to each until RELAX_FAST. By its win,
+    21,376 relaxed positions are spent rather than 45,951, and the search's positions are
+    the same."""
+    game = engine.new_game("beleaguered-castle", 899)
+    solver = engine.Solver(game, 20_000)
+    while solver.step(1000) is None:
+        pass
+    assert solver.space._hard > solve_castle.RELAX_HARD  # type: ignore[attr-defined]
+    assert solver.space._proofs.spent == 21_376  # type: ignore[attr-defined]
+    monkeypatch.setattr(solve_castle, "RELAX_HARD", 1 << 30)
+    fast = engine.Solver(game, 20_000)
+    while fast.step(1000) is None:
+        pass
+    assert fast.space._proofs.spent == 45_951  # type: ignore[attr-defined]
+    assert (fast.result, fast.nodes, fast.moves) == (solver.result, solver.nodes, solver.moves)
+    assert (solver.result, solver.nodes) == ("won", 8_940)
+
+
+def test_a_relaxed_win_from_a_position_reached_is_a_relaxed_win_of_the_start() -> None:
+    """What lets a follow-up stop the root's relaxed games: a position reached by real moves
+    is reached in the start's relaxed game too (with the start's known cards), so its
+    relaxed win is one of the start. Checked on random positions with and without empty
+    rows, each walked a few real moves at random, every game searched to the end."""
+    rng = random.Random("castle-follow-relaxed")
+    wins = 0
+    for game in nearly_blocked_some_with_empty_rows(rng, 60):
+        rows, heights = node_of(game)
+        state = game.state
+        for _ in range(rng.randrange(1, 6)):
+            moves = game.rules.moves(state)
+            if not moves:
+                break
+            state = game.rules.apply(state, rng.choice(moves))
+        there = tuple(bytes(p) for p in state.piles[:ROWS]), tuple(
+            len(p) for p in state.piles[ROWS:])
+        for k in (1, 2, 3):
+            far = solve_castle.Relaxed(*there, k, heights)
+            far._shuffle = random.Random(k).shuffle
+            if far.run(1 << 30)[0]:
+                assert solve_castle.Relaxed(rows, heights, k).run(1 << 30)[0] is True
+                wins += 1
+    assert wins >= 20
+
+
+def test_follow_ups_win_deal_360_early_and_the_win_replays(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """When a probe ends without a win and the finest relaxed game is won from the position
+    it reached with the most cards home (within FOLLOW_CHECK relaxed positions), the root's
+    relaxed games stop and FOLLOW_PROBES probes start from that position. Deal 360, which
+    best-first wins after 42,429 positions, is won by one after 19,104: its moves, those to
+    that position and the follow-up's, replay under the real rules, sliced or whole."""
+    game = engine.new_game("beleaguered-castle", 360)
+    answer = engine.solve(game, budget_ms=600_000)
+    assert (answer.result, answer.nodes) == ("won", 19_104)
+    assert replays_to_win(game, answer.moves)
+    solver = engine.Solver(game)
+    while solver.step(5.0) is None:
+        pass
+    assert (solver.result, solver.nodes, solver.moves) == ("won", answer.nodes, answer.moves)
+    assert not solver.space._proofs.open  # type: ignore[attr-defined]
+    monkeypatch.setattr(solve_castle, "FOLLOW_PROBES", 0)
+    assert engine.solve(game, max_nodes=30_000).result == "unknown"
