@@ -156,8 +156,8 @@ PROBE_LATER: tuple[int, int] | None = (8, 2048)
 # follow-ups (CastleSpace._follow): when a probe ends without a win, the relaxed game of the
 # finest k is searched from the position it reached with the most cards home, at most
 # FOLLOW_CHECK relaxed positions in an order of its own; if that finds a relaxed win, no
-# relaxed game of the root can prove it lost (they stop), and FOLLOW_PROBES probes start
-# from that position at once, with seeds of their own; 0: none
+# relaxed game of the root can prove it lost (they stop), and the next FOLLOW_PROBES probes
+# start from that position, with seeds of their own; 0: none
 FOLLOW_CHECK = 300
 FOLLOW_PROBES = 2
 FOLLOW_SEED = 1 << 20
@@ -400,9 +400,10 @@ class CastleSpace(Space[Node]):
         known cards) is won from the position the probe reached with the most cards home,
         within FOLLOW_CHECK relaxed positions, that is a relaxed win of the root (the
         position is reached by real moves, which are relaxed moves), so no relaxed game of
-        the root is lost and they stop; and FOLLOW_PROBES probes start from there, as a real
-        win is often near (their moves then follow the moves to it). Only from a position
-        with more cards home than the probe's start, and while none is waiting."""
+        the root is lost and they stop; and the next FOLLOW_PROBES probes (in the probes'
+        turns) start from there, as a real win is often near (their moves then follow the
+        moves to it). Only from a position with more cards home than the probe's start, and
+        while none is waiting."""
         space = probe.space
         assert isinstance(space, CastleSpace) and self._root is not None
         up, rows, heights = space._deepest
@@ -484,13 +485,13 @@ class CastleSpace(Space[Node]):
                 self._relax()
                 if self.lost:
                     return None, False
-            if self.probes and (self._probing is not None or self._follows
+            if self.probes and (self._probing is not None
                                 or self._expanded >= self._probe_next):
                 if self._probing is None:
-                    if not self._follows:
-                        later = PROBE_LATER
-                        self._probe_next += PROBE_EVERY \
-                            if later is None or self._probes < later[0] else later[1]
+                    later = PROBE_LATER  # (follow-ups take their turns among the probes)
+                    self._probe_next += PROBE_EVERY \
+                        if later is None or self._probes + self._followed < later[0] \
+                        else later[1]
                     self._probe()
                 self._probe_on()
                 if self.found:

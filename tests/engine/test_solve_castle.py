@@ -923,14 +923,12 @@ def test_probes_come_every_probe_every_positions_then_further_apart(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The first probe comes at the first multiple of PROBE_EVERY past PROBE_AFTER positions
     expanded (dead ones not counted), the next PROBE_LATER[0] ones PROBE_EVERY apart each,
-    the ones after PROBE_LATER[1] apart. (Follow-ups, which start at once after the probe
-    before them, are not of this schedule.)"""
+    the ones after PROBE_LATER[1] apart; follow-ups take their turns among them."""
     at: list[int] = []
     original = solve_castle.CastleSpace._probe
 
     def probe(self: solve_castle.CastleSpace) -> None:
-        if not self._follows:
-            at.append(self._expanded)
+        at.append(self._expanded)
         original(self)
 
     monkeypatch.setattr(solve_castle.CastleSpace, "_probe", probe)
@@ -1057,12 +1055,12 @@ def test_follow_ups_win_deal_360_early_and_the_win_replays(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """When a probe ends without a win and the finest relaxed game is won from the position
     it reached with the most cards home (within FOLLOW_CHECK relaxed positions), the root's
-    relaxed games stop and FOLLOW_PROBES probes start from that position. Deal 360, which
-    best-first wins after 42,429 positions, is won by one after 19,104: its moves, those to
+    relaxed games stop and the next FOLLOW_PROBES probes start from that position. Deal 360, which
+    best-first wins after 42,429 positions, is won by one after 27,252: its moves, those to
     that position and the follow-up's, replay under the real rules, sliced or whole."""
     game = engine.new_game("beleaguered-castle", 360)
     answer = engine.solve(game, budget_ms=600_000)
-    assert (answer.result, answer.nodes) == ("won", 19_104)
+    assert (answer.result, answer.nodes) == ("won", 27_252)
     assert replays_to_win(game, answer.moves)
     solver = engine.Solver(game)
     while solver.step(5.0) is None:
