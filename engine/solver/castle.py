@@ -58,6 +58,11 @@ expansions, so no slice waits for a whole probe), the moves in a random order of
 a deep search wins at once or not for a long while, depending on that order, so many short
 ones win deals best-first needs a hundred thousand positions for. A probe's win is the
 answer (:attr:`found`); probes never answer "lost" and never change the search's positions.
+When a probe ends without a win, the finest relaxed game is tried from the position it reached
+with the most cards home: a relaxed win there is a relaxed win of the root (the position is
+reached by real moves), so the relaxed games stop, and the next probes (FOLLOW_PROBES) start
+from that position (:meth:`CastleSpace._follow`). And once a relaxed game of the root took
+more than RELAX_HARD relaxed positions to be won, the ones after it get the slow share at once.
 
 Each position links to its parent's key only; a won line's moves are found again from
 the keys (two steps from one position reach one key only when neither is a plain move,
@@ -161,6 +166,9 @@ PROBE_LATER: tuple[int, int] | None = (8, 2048)
 FOLLOW_CHECK = 300
 FOLLOW_PROBES = 2
 FOLLOW_SEED = 1 << 20
+# ... only from a position with at least FOLLOW_GAIN more cards home than the probe's start
+# (nearer, the relaxed game is mostly lost or big: a check for nothing)
+FOLLOW_GAIN = 5
 
 
 class CastleSpace(Space[Node]):
@@ -222,9 +230,9 @@ class CastleSpace(Space[Node]):
         # waiting to start (the real moves to their position, the position), how many were
         # started, and those of the probe under way
         self._deep_key: Hashable = None
-        self._follows: list[tuple[list[Move], State, int]] = []
+        self._follows: list[tuple[Any, State, int]] = []
         self._followed = 0
-        self._prefix: tuple[list[Move], State, int] = ([], None, 0)  # type: ignore[assignment]
+        self._prefix: tuple[Any, State, int] = (None, None, 0)  # type: ignore[arg-type]
 
     def release(self) -> list[Table]:
         memos, self._memos = self._memos, {}
@@ -379,7 +387,7 @@ class CastleSpace(Space[Node]):
                              PROBE_JITTERS[self._probes % len(PROBE_JITTERS)])
             self._probes += 1
             assert self._root is not None
-            self._prefix = ([], self._start, sum(self._root[1]))
+            self._prefix = (None, self._start, sum(self._root[1]))
         self._probing = SpaceSearch(space, self._prefix[1], deep=True)
 
     def _probe_on(self) -> None:
@@ -389,7 +397,7 @@ class CastleSpace(Space[Node]):
             return
         probe.run(float("inf"), min(PROBE_PIECE, PROBE_LIMIT - probe.nodes))
         if probe.result == "won":
-            self.found = self._prefix[0] + probe.moves
+            self.found = self._real(self._prefix[0], self._prefix[1], probe.moves)
         elif probe.nodes >= PROBE_LIMIT and FOLLOW_PROBES:
             self._follow(probe)
         if probe.result is not None or probe.nodes >= PROBE_LIMIT:
@@ -402,24 +410,47 @@ class CastleSpace(Space[Node]):
         position is reached by real moves, which are relaxed moves), so no relaxed game of
         the root is lost and they stop; and the next FOLLOW_PROBES probes (in the probes'
         turns) start from there, as a real win is often near (their moves then follow the
-        moves to it). Only from a position with more cards home than the probe's start, and
-        while none is waiting."""
+        moves to it). Only from a position with FOLLOW_GAIN more cards home than the probe's
+        start, and while none is waiting."""
         space = probe.space
         assert isinstance(space, CastleSpace) and self._root is not None
         up, rows, heights = space._deepest
         prefix, state, home = self._prefix
-        if up <= home or self._follows:
+        if up < home + FOLLOW_GAIN or self._follows:
             return
-        game = Relaxed(rows, heights, RELAX_KS[-1], self._root[1])
-        game._shuffle = random.Random(FOLLOW_SEED + self._probes + self._followed).shuffle
-        if not game.run(FOLLOW_CHECK)[0]:
+        if not Relaxed(rows, heights, RELAX_KS[-1], self._root[1]).run(FOLLOW_CHECK)[0]:
             return
         if self._proofs.open:
             self._proofs.release()
-        moves = prefix + [move for macro in probe._line(space._deep_key) for move in macro]
-        for move in moves[len(prefix):]:
+        # the follow-ups start from the position with its rows as the probe keeps them
+        # (sorted); the moves to it are found only if one wins (_real)
+        start = State((*(tuple(row) for row in rows),
+                       *(tuple(suit << 4 | rank for rank in range(1, height + 1))
+                         for suit, height in enumerate(heights))))
+        self._follows = [((prefix, state, probe, space._deep_key), start, up)] * FOLLOW_PROBES
+
+    def _real(self, how: Any, start: State, moves: list[Move]) -> list[Move]:
+        """The real moves from the root for ``moves`` played from ``start``: ``how`` is None
+        for the root, or for a follow-up (``how`` of the probe before, its start, that probe,
+        the key of the position the follow-up starts from). The moves to that position are
+        found again from the probe's links, made real in turn, and played; the position
+        reached has the follow-up's rows in another order, so its moves are renamed to the
+        rows holding the same cards (rows are interchangeable; empty ones in order)."""
+        if how is None:
+            return moves
+        before, origin, probe, key = how
+        line = self._real(before, origin, [move for macro in probe._line(key) for move in macro])
+        state = self._start
+        assert state is not None
+        for move in line:
             state = self.rules.apply(state, move)
-        self._follows = [(moves, state, up)] * FOLLOW_PROBES
+        ids = self.rules.pile_ids
+        where = {state.piles[j]: j for j in range(ROWS) if state.piles[j]}
+        empty = [j for j in range(ROWS) if not state.piles[j]]
+        names = {ids[i]: ids[where[row] if row else empty.pop(0)]
+                 for i, row in enumerate(start.piles[:ROWS])}
+        return line + [Move(names.get(move.src, move.src), names.get(move.dst, move.dst),
+                            move.count) for move in moves]
 
     def children(self, node: Node) -> list[tuple[tuple[Move, ...], Node]]:
         """Foundation moves, then moves onto a card one rank higher, then into one empty row
