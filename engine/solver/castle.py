@@ -133,9 +133,10 @@ RELAX_EVERY = 256
 RELAX_RATIOS = (0.125,)
 RELAX_FAST = 50_000
 RELAX_SLOW = 4
-# at once once a game of the root took more than RELAX_HARD relaxed positions to be won: on
-# the deals searched past 5,000 positions, a relaxed game won that slowly was always a
-# real win's, and the games after it then cost the search a third of its CPU for nothing
+# the games after one that took more than RELAX_HARD relaxed positions to be won get
+# RELAX_SLOW at once: of the deals searched past 5,000 positions, those whose relaxed game
+# was won that slowly were all real wins, and the fast share then cost them up to a third of
+# their CPU for nothing
 RELAX_HARD = 5000
 # from the RELAX_PROBED-th k of RELAX_KS on, the relaxed game is searched beside probes of the
 # finest one (RelaxedProbed): RELAX_PROBES = (how many, positions each from the root, from a
@@ -160,7 +161,7 @@ PROBE_PIECE = 50
 PROBE_LATER: tuple[int, int] | None = (8, 2048)
 # follow-ups (CastleSpace._follow): when a probe ends without a win, the relaxed game of the
 # finest k is searched from the position it reached with the most cards home, at most
-# FOLLOW_CHECK relaxed positions in an order of its own; if that finds a relaxed win, no
+# FOLLOW_CHECK relaxed positions; if that finds a relaxed win, no
 # relaxed game of the root can prove it lost (they stop), and the next FOLLOW_PROBES probes
 # start from that position, with seeds of their own; 0: none
 FOLLOW_CHECK = 300
@@ -227,8 +228,8 @@ class CastleSpace(Space[Node]):
         self._start: State | None = None
         self._jitter: tuple[random.Random, int] | None = None
         # a probe's position with the most cards home: its key (see _follow); the follow-ups
-        # waiting to start (the real moves to their position, the position), how many were
-        # started, and those of the probe under way
+        # waiting to start (how their position was reached, see _real; the position; its
+        # cards home), how many were started, and those of the probe under way
         self._deep_key: Hashable = None
         self._follows: list[tuple[Any, State, int]] = []
         self._followed = 0
