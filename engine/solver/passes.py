@@ -224,6 +224,7 @@ class SpaceSearch:
         """
         space, frontiers, parent, done = self.space, self._frontiers, self._parent, self._done
         expand, partial, pruned = space.expand, self._partial, self.pruned
+        rescore = space.rescore
         clock = time.perf_counter
         push, pop = heapq.heappush, heapq.heappop
         nodes = self.nodes
@@ -265,6 +266,16 @@ class SpaceSearch:
                 if not bucket:
                     del buckets[low]
                     pop(scores)
+                if rescore is not None:
+                    now = rescore(state, low)
+                    if now > low:  # its score grew while it waited: back in its place
+                        bucket = buckets.get(now)
+                        if bucket is None:
+                            buckets[now] = [(now, key, state)]
+                            push(scores, now)
+                        else:
+                            bucket.append((now, key, state))
+                        continue
                 nodes += 1
                 fresh.clear()
                 won, skipped = expand(state, key, parent, fresh, queue, pruned)

@@ -46,6 +46,10 @@ class Space(Generic[N]):
     # had no turn before starts from the first ordering's waiting states (passes.py)
     later: tuple[int, tuple[int, ...]] | None = None
     links_macros = True  # False: ``expand`` links a key to its parent's key only (no macro)
+    # best-first, one ordering: (state, the score it waits with) -> its score now, called as
+    # a state comes first in the frontier; a higher one puts it back to wait with that
+    # (for scores that only grow while a state waits). None: scores are final when met.
+    rescore: Any = None
     can_prune = False  # True: a first, pruned pass may skip moves on a guess (no loss proved)
     # a portfolio (see Solver): after this many positions a second search from the root
     # with a table of its own (depth-first in this space, or best-first in the space

@@ -102,8 +102,11 @@ class Weights(NamedTuple):
     several suits move as one step (:meth:`SpiderSpace.through`), and how many times
     the score also charges what the next deal's cards would cost where they land on the
     columns as they are (0: not at all; the solver knows those cards), the points
-    each run cleared takes off (a move that clears one then comes first), and the
-    positions per point of level cost once the stock is out (0: ``quota`` there too)."""
+    each run cleared takes off (a move that clears one then comes first), the
+    positions per point of level cost once the stock is out (0: ``quota`` there too),
+    and whether a waiting position's level cost is brought up to date when it comes
+    first in the frontier (:meth:`SpiderSpace._rescore`; else it keeps the level cost
+    of when it was met)."""
 
     down: int
     loose: int
@@ -116,6 +119,7 @@ class Weights(NamedTuple):
     ahead: int = 0
     run: int = 0
     last_quota: int = 0
+    recost: bool = False
 
 
 # by (suits, relaxed)
@@ -138,11 +142,12 @@ DAILY_WEIGHTS = {
 # the shares of positions (its own, the second's) of the rounds in which a second search,
 # best-first with these weights (the macro steps, a level cost every 30 positions, 40
 # points off per run cleared, a card on an other-suit successor charged 4: docs/solver.md
-# §8.11, §8.12; a level cost only every 120 positions once the stock is out: §8.14) and a
-# table of its own, takes turns with it
+# §8.11, §8.12; a level cost only every 120 positions once the stock is out: §8.14; the
+# level cost of a waiting position brought up to date: §8.16) and a table of its own,
+# takes turns with it
 PORTFOLIOS: dict[tuple[int, bool], tuple[int, tuple[int, int], Weights]] = {
     (4, False): (20_000, (1, 1), Weights(6, 3, 4, 6, 0, 30, through=True, run=40,
-                                         last_quota=120)),
+                                         last_quota=120, recost=True)),
 }
 
 
@@ -178,6 +183,8 @@ class SpiderSpace(Space[Node]):
         # positions per point of level cost at each stock level (the last: stock out)
         self._quotas = (w.last_quota or w.quota,) + (w.quota,) * (_LEVELS - 1)
         self._stock: bytes = b""
+        if w.recost and w.quota:
+            self.rescore = self._rescore
         self._runs = {bytes(suit | rank for rank in range(KING, 0, -1))
                       for suit in range(0, 64, 16)}
 
@@ -231,6 +238,21 @@ class SpiderSpace(Space[Node]):
         if w.ahead:
             score += self._ahead(node, w.ahead)
         return score
+
+    def _rescore(self, node: Node, score: int) -> int:
+        """The score of a waiting position now (:attr:`Space.rescore`, ``Weights.recost``):
+        its level's cost grew with every position expanded at its level since it was met,
+        so a level searched a lot looks worse as a whole, the positions waiting there too,
+        not only those it meets from now on (docs/solver.md §8.16)."""
+        level = node[1] // COLUMNS
+        try:
+            total = sum(map(self._column_scores.__getitem__, node[0]))
+        except KeyError:
+            return self.score(node)
+        w = self._weights
+        return ((total & 0xFFFF) - COLUMNS * _OFFSET + (total >> 16) * w.down
+                + node[1] * w.stock + self._level_nodes[level] // self._quotas[level]
+                - w.run * node[2] + (self._ahead(node, w.ahead) if w.ahead else 0))
 
     def _ahead(self, node: Node, weight: int) -> int:
         """The look-ahead part of the score: the next deal's cards charged where they land."""

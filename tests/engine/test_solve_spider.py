@@ -436,12 +436,12 @@ PORTFOLIO_NODES = 29_000
 
 
 def test_the_portfolio_wins_a_deal_the_search_without_macros_does_not_win_so_soon() -> None:
-    """docs/solver.md §8.10: deal 129 is won by the portfolio within 29,000 positions in
-    all (28,604: its second search, with the macro steps, finds the win after 4,252),
+    """docs/solver.md §8.10: deal 23 is won by the portfolio within 29,000 positions in
+    all (23,972: its second search, with the macro steps, finds the win after 1,924),
     the line replaying to a win under the rules; the search without the macros, alone,
-    has no answer within as many positions (nor within 40,000). Sliced finely, the
+    has no answer within as many positions (nor within 45,000). Sliced finely, the
     portfolio expands the same positions: its turns go by counts, never by the clock."""
-    game = engine.new_game("spider-4", 129)
+    game = engine.new_game("spider-4", 23)
     answer = engine.solve(game, budget_ms=float("inf"), max_nodes=PORTFOLIO_NODES)
     assert answer.result == "won"
     assert replays_to_win(game, answer.moves)
@@ -460,7 +460,8 @@ def test_the_second_search_takes_a_bonus_per_run_cleared_and_wins_deal_28_sooner
     (nor within 24,000). The first search has no bonus."""
     _, _, second = PORTFOLIOS[4, False]
     assert second.run == 40 and WEIGHTS[4, False].run == 0
-    weights = second._replace(other_suit=3, last_quota=0)  # (as measured then, §8.14 since)
+    weights = second._replace(other_suit=3, last_quota=0,
+                              recost=False)  # (as measured then, §8.14 and §8.16 since)
     wins_alone_only_with(28, weights, weights._replace(run=0), 6_000, 5_254)
 
 
@@ -471,6 +472,7 @@ def test_the_second_search_charges_a_card_on_an_other_suit_successor_more() -> N
     within 4,000 (nor within 24,000). The first search charges 3."""
     _, _, second = PORTFOLIOS[4, False]
     assert (second.other_suit, second.loose, WEIGHTS[4, False].other_suit) == (4, 3, 3)
+    second = second._replace(recost=False)  # (as measured then, §8.16 since)
     wins_alone_only_with(52, second, second._replace(other_suit=3), 4_000, 2_725)
 
 
@@ -482,4 +484,39 @@ def test_the_second_search_charges_a_level_cost_less_often_once_the_stock_is_out
     search has one quota for every level."""
     _, _, second = PORTFOLIOS[4, False]
     assert (second.quota, second.last_quota, WEIGHTS[4, False].last_quota) == (30, 120, 0)
+    second = second._replace(recost=False)  # (as measured then, §8.16 since)
     wins_alone_only_with(13, second, second._replace(last_quota=0), 8_000, 5_216)
+
+
+def test_the_second_search_brings_a_waiting_positions_level_cost_up_to_date() -> None:
+    """docs/solver.md §8.16: with ``Weights.recost`` a position that comes first in the
+    frontier is scored again (``Space.rescore``), with the level cost its stock level has
+    now: as :meth:`SpiderSpace.score` gives it, one point more every ``quota`` positions
+    expanded at its level since it was met, none for positions expanded at other levels.
+    Without it the space has no rescore (scores are final when met): the first search."""
+    game = engine.new_game("spider-4", 1)
+    space = SpiderSpace(game.rules, Weights(6, 3, 3, 6, 0, quota=2, recost=True))
+    _, root = space.settle(game.state)
+    children = [child for _, child in space.children(root)]
+    dealt = next(child for (move,), child in space.children(root) if move == DEAL)
+    child = next(child for child in children if child[1] == root[1])
+    met, met_dealt = space.score(child), space.score(dealt)
+    for _ in range(4):
+        space.children(root)  # six expansions in all with 5 deals left: 2 points more
+    assert space.rescore(child, met) == space.score(child) == met + 2
+    assert space.rescore(dealt, met_dealt) == space.score(dealt) == met_dealt
+    for _ in range(4):
+        space.children(dealt)
+    assert space.rescore(dealt, met_dealt) == met_dealt + 2
+    _, _, second = PORTFOLIOS[4, False]
+    assert second.recost and not WEIGHTS[4, False].recost
+    assert SpiderSpace(game.rules).rescore is None
+
+
+def test_the_second_search_with_level_costs_up_to_date_wins_deal_221_sooner() -> None:
+    """docs/solver.md §8.16: the second search, its waiting positions' level costs brought
+    up to date, wins deal 221 alone after 1,856 positions (the line replaying to a win);
+    the same search keeping the level cost a position was met with has no answer within
+    4,000 (nor within 12,000)."""
+    _, _, second = PORTFOLIOS[4, False]
+    wins_alone_only_with(221, second, second._replace(recost=False), 4_000, 1_856)
