@@ -83,8 +83,9 @@ class Solver:
     A space may ask for a *portfolio* (:attr:`Space.second_after`): once the first search
     has expanded that many states, a second one from the root with a table of its own
     (depth-first, or best-first in another space: :meth:`Space.second`) takes turns with
-    it, in rounds of positions (:attr:`Space.second_share`).
-    Either answers for both: each is complete on its own, so either proves a loss, and a
+    it, in rounds of positions (:attr:`Space.second_share`); with a third share, a third
+    search in the space of :meth:`Space.third` takes its turn in each round too.
+    Any answers for all: each is complete on its own, so either proves a loss, and a
     win replays whoever found it. The turns go by the positions each has expanded, never
     by time, so the answer does not depend on the slicing.
     """
@@ -100,16 +101,16 @@ class Solver:
         self.moves: list[Move] = []
         self._search = SpaceSearch(self.space, self.start)
         self._second: SpaceSearch | None = None  # the portfolio's second search, once on
+        self._third: SpaceSearch | None = None  # and its third, where it has one
         self._check()
 
     @property
     def nodes(self) -> int:
-        """States expanded so far (by both searches of a portfolio)."""
-        second = self._second
-        return self._search.nodes + (second.nodes if second is not None else 0)
+        """States expanded so far (by every search of a portfolio)."""
+        return sum(search.nodes for search in self._searches())
 
     def _searches(self) -> list[SpaceSearch]:
-        return [self._search] if self._second is None else [self._search, self._second]
+        return [s for s in (self._search, self._second, self._third) if s is not None]
 
     def _check(self) -> None:
         for search in self._searches():
@@ -139,11 +140,19 @@ class Solver:
         if second is None:
             other = self.space.second()
             second = self._second = SpaceSearch(other or self.space, self.start, deep=other is None)
-        ours, theirs = self.space.second_share
-        rounds = second.nodes // (theirs * _ROUND) + 1
-        if first.nodes - after < ours * _ROUND * rounds:
-            return first, ours * _ROUND * rounds - (first.nodes - after)
-        return second, theirs * _ROUND * rounds - second.nodes
+            third = self.space.third() if len(self.space.second_share) > 2 else None
+            if third is not None:
+                self._third = SpaceSearch(third, self.start)
+        searches = self._searches()
+        done = [first.nodes - after] + [search.nodes for search in searches[1:]]
+        shares = self.space.second_share
+        # the round under way: the first one some search has not finished, each in turn
+        rounds = min(d // (share * _ROUND) for d, share in zip(done, shares, strict=False)
+                     if share) + 1
+        for search, d, share in zip(searches, done, shares, strict=False):
+            if d < share * _ROUND * rounds:
+                return search, share * _ROUND * rounds - d
+        raise AssertionError("every search has had its turn in the round under way")
 
     def _run(self, deadline: float, quota: int) -> None:
         """Expand up to ``quota`` states before ``deadline``, each search in its turn."""

@@ -54,9 +54,10 @@ class Space(Generic[N]):
     # a portfolio (see Solver): after this many positions a second search from the root
     # with a table of its own (depth-first in this space, or best-first in the space
     # ``second()`` gives) takes turns with the first, in this ratio of positions (first,
-    # second); None: one search
+    # second; a third share: a third search, in the space ``third()`` gives); None: one
+    # search
     second_after: int | None = None
-    second_share: tuple[int, int] = (1, 1)
+    second_share: tuple[int, ...] = (1, 1)
     # set by the space once it has proved the root lost by a test of its own (a sound
     # over-estimate of the real game, searched to the end): the search then answers "lost"
     lost = False
@@ -119,6 +120,11 @@ class Space(Generic[N]):
     def second(self) -> Space[Any] | None:
         """The space a portfolio's second search searches best-first (:attr:`second_after`),
         made when that search starts; None: this space, searched depth-first."""
+        return None
+
+    def third(self) -> Space[Any] | None:
+        """The space of a portfolio's third search, best-first, where :attr:`second_share`
+        has a third share (made when the second search starts)."""
         return None
 
 

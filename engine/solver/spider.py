@@ -104,9 +104,9 @@ class Weights(NamedTuple):
     columns as they are (0: not at all; the solver knows those cards), the points
     each run cleared takes off (a move that clears one then comes first), the
     positions per point of level cost once the stock is out (0: ``quota`` there too),
-    and whether a waiting position's level cost is brought up to date when it comes
-    first in the frontier (:meth:`SpiderSpace._rescore`; else it keeps the level cost
-    of when it was met)."""
+    and whether a waiting position's level cost, while cards are left in the stock, is
+    brought up to date when it comes first in the frontier (:meth:`SpiderSpace._rescore`;
+    else it keeps the level cost of when it was met)."""
 
     down: int
     loose: int
@@ -139,15 +139,16 @@ DAILY_WEIGHTS = {
 }
 # A portfolio (docs/solver.md §8.10): the positions the search of WEIGHTS expands alone
 # (as many as the page's watch of a position may: what it settles stays as it was), then
-# the shares of positions (its own, the second's) of the rounds in which a second search,
-# best-first with these weights (the macro steps, a level cost every 30 positions, 40
-# points off per run cleared, a card on an other-suit successor charged 4: docs/solver.md
-# §8.11, §8.12; a level cost only every 120 positions once the stock is out: §8.14; the
-# level cost of a waiting position brought up to date: §8.16) and a table of its own,
-# takes turns with it
-PORTFOLIOS: dict[tuple[int, bool], tuple[int, tuple[int, int], Weights]] = {
-    (4, False): (20_000, (1, 1), Weights(6, 3, 4, 6, 0, 30, through=True, run=40,
-                                         last_quota=120, recost=True)),
+# the shares of positions (its own, the second's, the third's) of the rounds in which a
+# second search, best-first with the first weights here (the macro steps, a level cost
+# every 30 positions, 40 points off per run cleared, a card on an other-suit successor
+# charged 4: docs/solver.md §8.11, §8.12; a level cost only every 120 positions once the
+# stock is out: §8.14) and a table of its own, and a third search, the same but with the
+# level cost of a waiting position brought up to date while the stock lasts (§8.16),
+# take turns with it
+_SECOND = Weights(6, 3, 4, 6, 0, 30, through=True, run=40, last_quota=120)
+PORTFOLIOS: dict[tuple[int, bool], tuple[int, tuple[int, ...], tuple[Weights, ...]]] = {
+    (4, False): (20_000, (1, 1, 1), (_SECOND, _SECOND._replace(recost=True))),
 }
 
 
@@ -159,13 +160,14 @@ class SpiderSpace(Space[Node]):
     can_prune = True
 
     def __init__(self, rules: SpiderRules, weights: Weights | None = None,
-                 portfolio: tuple[int, tuple[int, int], Weights] | None = None) -> None:
+                 portfolio: tuple[int, tuple[int, ...], tuple[Weights, ...]] | None = None
+                 ) -> None:
         super().__init__(rules)
         w = weights or WEIGHTS[rules.suits, rules.relaxed]
         self._weights = w
-        self._second_weights: Weights | None = None
+        self._later: tuple[Weights, ...] = ()  # the weights of a portfolio's later searches
         if portfolio is not None:
-            self.second_after, self.second_share, self._second_weights = portfolio
+            self.second_after, self.second_share, self._later = portfolio
         # A parent link is the parent's key alone (the won line's moves are found again
         # from the children): a table of keys only (tuples of bytes and numbers, which the
         # cycle collector stops tracking), where links holding moves cost it a sixth of
@@ -197,8 +199,11 @@ class SpiderSpace(Space[Node]):
 
     def second(self) -> SpiderSpace | None:
         """The portfolio's second search: best-first with weights of its own."""
-        w = self._second_weights
-        return None if w is None else SpiderSpace(self.rules, w)
+        return SpiderSpace(self.rules, self._later[0]) if self._later else None
+
+    def third(self) -> SpiderSpace | None:
+        """The portfolio's third search, where it has one."""
+        return SpiderSpace(self.rules, self._later[1]) if len(self._later) > 1 else None
 
     def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:
         """The search's root: ``state`` as a :data:`Node` (the stock's cards kept aside)."""
@@ -245,6 +250,8 @@ class SpiderSpace(Space[Node]):
         so a level searched a lot looks worse as a whole, the positions waiting there too,
         not only those it meets from now on (docs/solver.md §8.16)."""
         level = node[1] // COLUMNS
+        if not level:
+            return score  # (the stock out: its level cost is as when it was met)
         try:
             total = sum(map(self._column_scores.__getitem__, node[0]))
         except KeyError:

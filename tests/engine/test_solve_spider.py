@@ -418,7 +418,7 @@ def test_the_portfolio_searches_alone_first_as_the_search_without_macros() -> No
     what it found within them (the shipped winnable list, the ratings, the worker's watch
     of 20,000 positions) stays: deal 16 is won after the same 19,025 positions with the
     same moves, and no second search was started. The daily's space has no portfolio."""
-    after, _, second = PORTFOLIOS[4, False]
+    after, _, (second, third) = PORTFOLIOS[4, False]
     assert not WEIGHTS[4, False].through and second.through
     game = engine.new_game("spider-4", 16)
     solver = engine.Solver(game, after)
@@ -458,7 +458,7 @@ def test_the_second_search_takes_a_bonus_per_run_cleared_and_wins_deal_28_sooner
     successor charged 3, it wins deal 28 alone after 5,254 positions (the line replaying
     to a win); the same search without the bonus has no answer within 6,000 positions
     (nor within 24,000). The first search has no bonus."""
-    _, _, second = PORTFOLIOS[4, False]
+    _, _, (second, third) = PORTFOLIOS[4, False]
     assert second.run == 40 and WEIGHTS[4, False].run == 0
     weights = second._replace(other_suit=3, last_quota=0,
                               recost=False)  # (as measured then, §8.14 and §8.16 since)
@@ -470,7 +470,7 @@ def test_the_second_search_charges_a_card_on_an_other_suit_successor_more() -> N
     another suit (a loose card 3), so it keeps such runs, which its macros move, less
     often. Alone it wins deal 52 after 2,725 positions; charging 3, it has no answer
     within 4,000 (nor within 24,000). The first search charges 3."""
-    _, _, second = PORTFOLIOS[4, False]
+    _, _, (second, third) = PORTFOLIOS[4, False]
     assert (second.other_suit, second.loose, WEIGHTS[4, False].other_suit) == (4, 3, 3)
     second = second._replace(recost=False)  # (as measured then, §8.16 since)
     wins_alone_only_with(52, second, second._replace(other_suit=3), 4_000, 2_725)
@@ -482,41 +482,51 @@ def test_the_second_search_charges_a_level_cost_less_often_once_the_stock_is_out
     before it goes back to an earlier level. Alone it wins deal 13 after 5,216 positions;
     with every 30 there too it has no answer within 8,000 (nor within 16,000). The first
     search has one quota for every level."""
-    _, _, second = PORTFOLIOS[4, False]
+    _, _, (second, third) = PORTFOLIOS[4, False]
     assert (second.quota, second.last_quota, WEIGHTS[4, False].last_quota) == (30, 120, 0)
     second = second._replace(recost=False)  # (as measured then, §8.16 since)
     wins_alone_only_with(13, second, second._replace(last_quota=0), 8_000, 5_216)
 
 
-def test_the_second_search_brings_a_waiting_positions_level_cost_up_to_date() -> None:
+def test_the_third_search_brings_a_waiting_positions_level_cost_up_to_date() -> None:
     """docs/solver.md §8.16: with ``Weights.recost`` a position that comes first in the
     frontier is scored again (``Space.rescore``), with the level cost its stock level has
-    now: as :meth:`SpiderSpace.score` gives it, one point more every ``quota`` positions
-    expanded at its level since it was met, none for positions expanded at other levels.
-    Without it the space has no rescore (scores are final when met): the first search."""
+    now while cards are left in the stock: as :meth:`SpiderSpace.score` gives it, one
+    point more every ``quota`` positions expanded at its level since it was met, none for
+    positions expanded at other levels; once the stock is out, as it was met. Without it
+    the space has no rescore (scores are final when met): the first and second searches."""
     game = engine.new_game("spider-4", 1)
     space = SpiderSpace(game.rules, Weights(6, 3, 3, 6, 0, quota=2, recost=True))
     _, root = space.settle(game.state)
     children = [child for _, child in space.children(root)]
     dealt = next(child for (move,), child in space.children(root) if move == DEAL)
     child = next(child for child in children if child[1] == root[1])
-    met, met_dealt = space.score(child), space.score(dealt)
+    out = (root[0], 0, 0)  # the same columns, the stock out
+    met, met_dealt, met_out = space.score(child), space.score(dealt), space.score(out)
     for _ in range(4):
         space.children(root)  # six expansions in all with 5 deals left: 2 points more
     assert space.rescore(child, met) == space.score(child) == met + 2
     assert space.rescore(dealt, met_dealt) == space.score(dealt) == met_dealt
     for _ in range(4):
         space.children(dealt)
+        space.children(out)
     assert space.rescore(dealt, met_dealt) == met_dealt + 2
-    _, _, second = PORTFOLIOS[4, False]
-    assert second.recost and not WEIGHTS[4, False].recost
+    assert space.rescore(out, met_out) == met_out < space.score(out)
+    _, _, (second, third) = PORTFOLIOS[4, False]
+    assert third == second._replace(recost=True)
+    assert not WEIGHTS[4, False].recost and not second.recost
     assert SpiderSpace(game.rules).rescore is None
 
 
-def test_the_second_search_with_level_costs_up_to_date_wins_deal_221_sooner() -> None:
-    """docs/solver.md §8.16: the second search, its waiting positions' level costs brought
+def test_the_third_search_with_level_costs_up_to_date_wins_deal_221_sooner() -> None:
+    """docs/solver.md §8.16: the third search, its waiting positions' level costs brought
     up to date, wins deal 221 alone after 1,856 positions (the line replaying to a win);
-    the same search keeping the level cost a position was met with has no answer within
-    4,000 (nor within 12,000)."""
-    _, _, second = PORTFOLIOS[4, False]
-    wins_alone_only_with(221, second, second._replace(recost=False), 4_000, 1_856)
+    the second, the same search keeping the level cost a position was met with, has no
+    answer within 4,000 (nor within 12,000). So does the portfolio, within 26,000
+    positions in all, where the first search alone has no answer (nor within 45,000)."""
+    _, _, (second, third) = PORTFOLIOS[4, False]
+    wins_alone_only_with(221, third, second, 4_000, 1_856)
+    game = engine.new_game("spider-4", 221)
+    answer = engine.solve(game, budget_ms=float("inf"), max_nodes=26_000)
+    assert answer.result == "won" and replays_to_win(game, answer.moves)
+    assert alone(game, WEIGHTS[4, False], 26_000).result == "unknown"
