@@ -437,10 +437,11 @@ PORTFOLIO_NODES = 29_000
 
 def test_the_portfolio_wins_a_deal_the_search_without_macros_does_not_win_so_soon() -> None:
     """docs/solver.md §8.10: deal 23 is won by the portfolio within 29,000 positions in
-    all (23,972: its second search, with the macro steps, finds the win after 1,924),
-    the line replaying to a win under the rules; the search without the macros, alone,
-    has no answer within as many positions (nor within 45,000). Sliced finely, the
-    portfolio expands the same positions: its turns go by counts, never by the clock."""
+    all (26,020: its third search, with the macro steps, finds the win after 1,924, where
+    the second, alone, needs 3,256), the line replaying to a win under the rules; the
+    search without the macros, alone, has no answer within as many positions (nor within
+    45,000). Sliced finely, the portfolio expands the same positions: its turns go by
+    counts, never by the clock."""
     game = engine.new_game("spider-4", 23)
     answer = engine.solve(game, budget_ms=float("inf"), max_nodes=PORTFOLIO_NODES)
     assert answer.result == "won"
