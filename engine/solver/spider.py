@@ -36,7 +36,9 @@ A descending run of several suits may also move as one macro step
 (:meth:`SpiderSpace.through`, ``Weights.through``): the moves that carry it piece by
 piece, the upper pieces waiting on other columns. Four-suit Spider searches with them in
 a second search of a portfolio (:data:`PORTFOLIOS`): the search without them expands its
-first positions alone, then the two take turns, each with a table of its own.
+first positions alone, then the two take turns, each with a table of its own, and with a
+third search, the second's twin but for the level cost of its waiting positions, which it
+brings up to date while the stock lasts (``Weights.recost``).
 
 The complete pass takes every legal move as well, so a "lost" answer is sound: the
 macros, the score and the order only decide which positions come first. The pruned pass

@@ -85,17 +85,17 @@ def test_the_daily_deal_is_the_first_candidate_the_solver_wins_within_the_budget
 def test_four_suit_spider_dailies_keep_the_search_they_were_defined_with() -> None:
     """No table covers four-suit Spider's dailies, so each device searches them: with the
     search they were defined with (engine.solver.daily.pinned_space), not the solver's own.
-    The solver's own search (a portfolio whose second search takes the macro steps,
-    docs/solver.md §8.10 to §8.12) wins the first candidate of 2026-12-15 within the
+    The solver's own search (a portfolio whose later searches take the macro steps,
+    docs/solver.md §8.10 to §8.16) wins the first candidate of 2026-12-24 within the
     budget, and still the dailies are the deals the search gave when they were defined."""
     day = "2026-12-03"
     second = list(candidates("spider-4", day))[1]
     assert [DailySearch("spider-4", d).run() for d in ("2026-12-02", day, "2026-12-04")] == \
         [3088020867, second, 4199348819]
     assert second == 603090388
-    first = next(candidates("spider-4", "2026-12-15"))
+    first = next(candidates("spider-4", "2026-12-24"))
     assert won_within_budget("spider-4", first, own=True)  # the changed solver's own search
-    assert DailySearch("spider-4", "2026-12-15").run() == 3687696723 != first
+    assert DailySearch("spider-4", "2026-12-24").run() == 2664461287 != first
 
 
 def test_klondike_dailies_keep_the_search_they_were_defined_with() -> None:
