@@ -376,147 +376,74 @@ class Relaxed:
             self._taken[a | b << 4 | c << 8 | d << 12] = memo
         return memo
 
-    def children(self, position: Position, onto: int = -1,
-                 counts: tuple[list[int], list[int], list[int], list[int]] | None = None,
-                 ) -> list[Position]:
+    def children(self, position: Position) -> list[Position]:
         """The relaxed steps from a settled relaxed position, foundation moves first, each
         child settled; only moves that have a use (see the module docstring). A talon card
-        goes to a column only together with a move that puts a card on it: the steps onto
-        that column (``onto``) from the position after the placement, with its ``counts``,
+        goes to a column only together with a move that puts a card on it (:meth:`_covers`),
         as in the real space (docs/solver.md §7.11, §7.14)."""
         columns, talon, heights = position
         hl = list(heights)
         known = self.known
-        if counts is None:
-            homes = self._home.get(heights)
-            if homes is None:
-                home = [0] * 32  # by class
-                for f in range(4):
-                    for rank in range(1, heights[f] + 1):
-                        home[(f & 1) << 4 | rank] += 1
-                low = [n if c & RANK_MASK <= 2 else 0 for c, n in enumerate(home)]
-                high = [n if c & RANK_MASK > 2 else 0 for c, n in enumerate(home)]
-                homes = self._home[heights] = (home, low, high)
-            home = homes[0]
-            in_talon = [0] * 32
-            for card in talon:
-                in_talon[card & _CLASS] += 1
-            runs = []
-            in_runs = [0] * 32
-            memo = self._runs
-            for column in columns:
-                got = memo.get(column)
-                if got is None:
-                    run = _run(column)
-                    got = memo[column] = (run, bytes(card & _CLASS for card in column[
-                        len(column) - run:]))
-                runs.append(got[0])
-                for cls in got[1]:
-                    in_runs[cls] += 1
-        else:
-            home, in_talon, in_runs, runs = counts
-            homes = self._home[heights]
-        want = 0
-        if onto >= 0:  # only the moves onto the card just placed there
-            want = _takes(columns[onto][-1])
-            if not want:
-                return []
-            if not in_talon[want] and not in_runs[want] and all(
-                    (f & 1) << 4 | heights[f] != want for f in range(4)):
-                return []  # no card of that class to put there
-        tops: dict[int, list[int]] = {}  # class of a face-up top card -> the columns it tops
-        for s, column in enumerate(columns):
-            if runs[s]:
-                tops.setdefault(column[-1] & _CLASS, []).append(s)
-        empty = next((s for s in range(COLUMNS) if not columns[s]), None)
-        # chains of use (docs/solver.md §7.5): through talon cards and foundation Aces and
-        # Twos, to a face-up column card or a foundation card above the Twos
-        passing = list(map(add, in_talon, homes[1]))
-        settled = list(map(add, in_runs, homes[2]))
-        free = list(map(add, passing, settled))  # cards that can come into play, maybe
-        # after other such moves
+        homes = self._home.get(heights)
+        if homes is None:
+            home = [0] * 32  # by class
+            for f in range(4):
+                for rank in range(1, heights[f] + 1):
+                    home[(f & 1) << 4 | rank] += 1
+            low = [n if c & RANK_MASK <= 2 else 0 for c, n in enumerate(home)]
+            high = [n if c & RANK_MASK > 2 else 0 for c, n in enumerate(home)]
+            homes = self._home[heights] = (home, low, high)
+        home = homes[0]
+        in_talon = [0] * 32
+        for card in talon:
+            in_talon[card & _CLASS] += 1
+        runs = []
+        in_runs = [0] * 32
+        memo = self._runs
+        for column in columns:
+            got = memo.get(column)
+            if got is None:
+                run = _run(column)
+                got = memo[column] = (run, bytes(card & _CLASS for card in column[
+                    len(column) - run:]))
+            runs.append(got[0])
+            for cls in got[1]:
+                in_runs[cls] += 1
+        tops, empty, free = _around(columns, runs, in_talon, in_runs, home)
         taken = self.taken(hl)
         out_found: list[Position] = []
         out: list[Position] = []
-        settle, safe, fix = self.settle, self.safe, self._heights
+        child = self._child
         no: list[int] = []
 
-        def child(cols: list[bytes], tal: bytes, h: list[int], into: list[Position],
-                  probe: int) -> None:
-            # settled: after a foundation changed (probe -1), or when the card uncovered in
-            # column ``probe`` goes home
-            if probe < 0 or cols[probe] and cols[probe][-1] in taken and \
-                    safe(cols[probe][-1], h) >= 0:
-                tal = settle(cols, tal, h)
-            into.append((tuple(sorted(cols)), tal, fix(h)))
-
         def targets(card: int, not_from: int) -> list[int]:
-            if onto >= 0:
-                return [onto] if onto != not_from else []
             where = [d for d in tops.get(_onto(card), ()) if d != not_from]
             if card & RANK_MASK == KING and empty is not None:
                 where.append(empty)
             return where
 
-        def king_waits(src: int) -> bool:
-            # a King could enter a column emptied now: from the talon, a foundation, or a
-            # run in another column with cards under it
-            for colour in (0, _RED):
-                king = colour | KING
-                if in_talon[king] or home[king]:
-                    return True
-                for c, column in enumerate(columns):
-                    if c != src and column and column[0] & _CLASS != king and any(
-                            card & _CLASS == king for card in column[len(column) - runs[c]:]):
-                        return True
-            return False
-
-        def uncovered_use(s: int, k: int) -> bool:
-            # moving the top k cards of column s uncovers the face-up card E: of use if a
-            # card other than the one moved can come onto E, or E (with the run under it)
-            # can move onto a card of another column or a free card, or, a King not at the
-            # bottom, into an empty column
-            column = columns[s]
-            below = _takes(column[-k - 1])
-            if below and free[below] - (1 if column[-k] & _CLASS == below else 0) > 0:
-                return True
-            n = len(column)
-            for depth in range(k + 1, runs[s] + 1):
-                card = column[-depth]
-                host = _onto(card)
-                if host and (free[host] or any(d != s for d in tops.get(host, ()))):
-                    return True
-                if card & RANK_MASK == KING and empty is not None and depth < n:
-                    return True
-            return False
-
         # column tops to a foundation
-        if onto < 0:
-            for s, column in enumerate(columns):
-                if runs[s]:
-                    for f in taken.get(column[-1], no):
-                        cols = list(columns)
-                        cols[s] = _pop(column, 1)
-                        h = hl.copy()
-                        h[f] += 1
-                        child(cols, talon, h, out_found, -1)
+        for s, column in enumerate(columns):
+            if runs[s]:
+                for f in taken.get(column[-1], no):
+                    cols = list(columns)
+                    cols[s] = _pop(column, 1)
+                    h = hl.copy()
+                    h[f] += 1
+                    child(cols, talon, h, out_found, -1, taken)
         # talon cards to a foundation or a column
-        for card in sorted(set(talon)) if not want or in_talon[want] else ():
-            if want:
-                if card & _CLASS != want:
-                    continue
-            elif card not in taken and _onto(card) not in tops and (
+        for card in sorted(set(talon)):
+            if card not in taken and _onto(card) not in tops and (
                     card & RANK_MASK != KING or empty is None):
                 continue  # (neither home nor a place for it)
             i = talon.index(card)
             rest = talon[:i] + talon[i + 1:]
-            if onto < 0:
-                for f in taken.get(card, no):
-                    h = hl.copy()
-                    h[f] += 1
-                    child(list(columns), rest, h, out_found, -1)
+            for f in taken.get(card, no):
+                h = hl.copy()
+                h[f] += 1
+                child(list(columns), rest, h, out_found, -1, taken)
             where = targets(card, -1)
-            if where and _chain_follows(card, passing, settled):
+            if where and _chain_follows(card, in_talon, homes[1], in_runs, homes[2]):
                 cls = card & _CLASS
                 after_talon = in_talon.copy()
                 after_talon[cls] -= 1
@@ -527,52 +454,43 @@ class Relaxed:
                     cols[d] = cols[d] + bytes((card,))
                     after = runs.copy()
                     after[d] += 1
-                    out += self.children((tuple(cols), rest, heights), d,
-                                         (home, after_talon, after_runs, after))
+                    out += self._covers(tuple(cols), rest, hl, d, homes, after_talon,
+                                        after_runs, after, taken)
         # runs, or parts of them, to another column
-        for s, column in enumerate(columns) if not want or in_runs[want] else ():
+        for s, column in enumerate(columns):
             n, run = len(column), runs[s]
-            if not run or s == onto:
+            if not run:
                 continue
-            if want:
-                classes = self._runs[column][1]  # (the run's classes, bottom up)
-                if want not in classes:
-                    continue
-                depths: range | tuple[int] = (run - classes.rindex(want),)
-            else:
-                depths = range(1, run + 1)
-            for k in depths:
+            for k in range(1, run + 1):
                 card = column[-k]
-                if not want and _onto(card) not in tops and (
-                        card & RANK_MASK != KING or empty is None):
+                if _onto(card) not in tops and (card & RANK_MASK != KING or empty is None):
                     continue  # (no place for it: what targets() would find)
                 where = targets(card, s)
                 if not where or (k == n and card & RANK_MASK == KING):
                     continue
                 if k == n:
-                    if not king_waits(s):
+                    if not _king_waits(columns, runs, in_talon, home, s):
                         continue
                 elif k < run:
-                    if column[-k - 1] not in taken and not uncovered_use(s, k):
+                    if column[-k - 1] not in taken and not _uncovered_use(
+                            columns, runs, free, tops, empty, s, k):
                         continue
                 for d in where:
                     cols = list(columns)
                     cols[s] = _pop(column, k)
                     cols[d] = cols[d] + column[-k:]
-                    child(cols, talon, hl.copy(), out, s)
+                    child(cols, talon, hl.copy(), out, s, taken)
         # foundation tops back to a column
         for f in range(4):
             rank = hl[f]
             if not rank or self.sort and f >= 2 and hl[f ^ 2] == rank:
                 continue  # (sorted: the two of a colour alike)
-            if want and (f & 1) << 4 | rank != want:
-                continue
             card = (f << 4 | _KNOWN if known[f << 4 | rank] else (f & 1) << 4) | rank
             where = targets(card, -1)
             if not where:
                 continue
             twin = (card & _CLASS) ^ _RED  # the card under it could lie on one of these
-            if not (_chain_follows(card, passing, settled)
+            if not (_chain_follows(card, in_talon, homes[1], in_runs, homes[2])
                     or rank > 2 and (free[twin] or twin in tops)):
                 continue
             for d in where:
@@ -580,8 +498,99 @@ class Relaxed:
                 cols[d] = cols[d] + bytes((card,))
                 h = hl.copy()
                 h[f] -= 1
-                child(cols, talon, h, out, -1)
+                child(cols, talon, h, out, -1, taken)
         return out_found + out
+
+    def _covers(self, columns: tuple[bytes, ...], talon: bytes, hl: list[int], onto: int,
+                homes: tuple[list[int], list[int], list[int]], in_talon: list[int],
+                in_runs: list[int], runs: list[int], taken: dict[int, list[int]],
+                ) -> list[Position]:
+        """The steps that put a card onto the talon card just placed on column ``onto``
+        (``columns`` and ``talon`` after the placement; ``in_talon``, ``in_runs`` and ``runs``
+        count their cards; ``hl``, ``homes`` and ``taken`` are the foundations', unchanged):
+        from the talon (that card covered in turn), a run or a foundation, with the tests of
+        use of :meth:`children`. Only what these moves ask for is worked out, and only when
+        they ask for it: a position here is not settled, and most have no such move."""
+        want = _takes(columns[onto][-1])
+        if not want:
+            return []
+        colour, rank = want >> 4, want & RANK_MASK
+        from_talon, from_runs = in_talon[want], in_runs[want]
+        if not from_talon and not from_runs and hl[colour] != rank and hl[colour | 2] != rank:
+            return []  # no card of that class to put there
+        out: list[Position] = []
+        low, high = homes[1], homes[2]
+        around = None  # (tops, empty, free) as children() has them, once asked for
+        if from_talon:
+            # the talon cards of that class in sorted order: known by colour, then known
+            for card in (want, _KNOWN | want, _KNOWN | 0x20 | want):
+                if card not in talon:
+                    continue
+                i = talon.index(card)
+                rest = talon[:i] + talon[i + 1:]
+                if _chain_follows(card, in_talon, low, in_runs, high):
+                    after_talon = in_talon.copy()
+                    after_talon[want] -= 1
+                    after_runs = in_runs.copy()
+                    after_runs[want] += 1
+                    cols = list(columns)
+                    cols[onto] = cols[onto] + bytes((card,))
+                    after = runs.copy()
+                    after[onto] += 1
+                    out += self._covers(tuple(cols), rest, hl, onto, homes, after_talon,
+                                        after_runs, after, taken)
+        if from_runs:
+            memo = self._runs
+            for s, column in enumerate(columns):
+                run = runs[s]
+                if not run or s == onto:
+                    continue
+                classes = memo[column][1]  # (the run's classes, bottom up)
+                if want not in classes:
+                    continue
+                k = run - classes.rindex(want)
+                n = len(column)
+                if k == n:
+                    if column[0] & RANK_MASK == KING or not _king_waits(
+                            columns, runs, in_talon, homes[0], s):
+                        continue
+                elif k < run and column[-k - 1] not in taken:
+                    if around is None:
+                        around = _around(columns, runs, in_talon, in_runs, homes[0])
+                    if not _uncovered_use(columns, runs, around[2], around[0], around[1], s, k):
+                        continue
+                cols = list(columns)
+                cols[s] = _pop(column, k)
+                cols[onto] = cols[onto] + column[-k:]
+                self._child(cols, talon, hl.copy(), out, s, taken)
+        for f in (colour, colour | 2):
+            if hl[f] != rank or self.sort and f >= 2 and hl[f ^ 2] == rank:
+                continue  # (sorted: the two of a colour alike)
+            card = (f << 4 | _KNOWN if self.known[f << 4 | rank] else want) | rank
+            if not _chain_follows(card, in_talon, low, in_runs, high):
+                if rank <= 2:
+                    continue
+                twin = want ^ _RED  # the card under it could lie on one of these
+                if around is None:
+                    around = _around(columns, runs, in_talon, in_runs, homes[0])
+                if not (around[2][twin] or twin in around[0]):
+                    continue
+            cols = list(columns)
+            cols[onto] = cols[onto] + bytes((card,))
+            h = hl.copy()
+            h[f] -= 1
+            self._child(cols, talon, h, out, -1, taken)
+        return out
+
+    def _child(self, cols: list[bytes], talon: bytes, h: list[int], into: list[Position],
+               probe: int, taken: dict[int, list[int]]) -> None:
+        """Add the position of ``cols``, ``talon`` and ``h`` to ``into``, settled: after a
+        foundation changed (``probe`` -1), or when the card uncovered in column ``probe`` goes
+        home (``taken``: what the foundations took before)."""
+        if probe < 0 or cols[probe] and cols[probe][-1] in taken and \
+                self.safe(cols[probe][-1], h) >= 0:
+            talon = self.settle(cols, talon, h)
+        into.append((tuple(sorted(cols)), talon, self._heights(h)))
 
 
 _FACE_UP = bytes(i & _UP for i in range(256))
@@ -624,17 +633,67 @@ def _onto(card: int) -> int:
     return ((card & _RED) ^ _RED) | (rank + 1) if rank < KING else 0
 
 
-def _chain_follows(card: int, passing: list[int], settled: list[int]) -> bool:
+def _chain_follows(card: int, in_talon: list[int], low: list[int], in_runs: list[int],
+                   high: list[int]) -> bool:
     """A card placed from the talon or brought back from a foundation can be of use only if
-    a chain of cards, each one rank lower and the other colour, through ``passing`` cards
-    (talon cards, foundation Aces and Twos: their own moves need a use in turn) reaches one
-    of ``settled`` (face-up column cards, foundation cards above the Twos): docs/solver.md
-    §7.5. Both count the cards by class."""
+    a chain of cards, each one rank lower and the other colour, through passing cards
+    (talon cards ``in_talon``, foundation Aces and Twos ``low``: their own moves need a use
+    in turn) reaches a settled one (face-up column cards ``in_runs``, foundation cards
+    above the Twos ``high``): docs/solver.md §7.5. All count the cards by class."""
     below = _takes(card)
     while below:
-        if settled[below]:
+        if in_runs[below] or high[below]:
             return True
-        if not passing[below]:
+        if not (in_talon[below] or low[below]):
             return False
         below = _takes(below)
+    return False
+
+
+def _around(columns: tuple[bytes, ...], runs: list[int], in_talon: list[int],
+            in_runs: list[int], home: list[int],
+            ) -> tuple[dict[int, list[int]], int | None, list[int]]:
+    """The columns by the class of their face-up top card, the first empty column (or
+    None), and the cards of each class that can come into play (maybe after other moves)."""
+    tops: dict[int, list[int]] = {}
+    for s, column in enumerate(columns):
+        if runs[s]:
+            tops.setdefault(column[-1] & _CLASS, []).append(s)
+    empty = columns.index(b"") if b"" in columns else None
+    return tops, empty, list(map(add, map(add, in_talon, in_runs), home))
+
+
+def _king_waits(columns: tuple[bytes, ...], runs: list[int], in_talon: list[int],
+                home: list[int], src: int) -> bool:
+    """A King could enter column ``src`` emptied now: from the talon, a foundation, or a run
+    in another column with cards under it."""
+    for colour in (0, _RED):
+        king = colour | KING
+        if in_talon[king] or home[king]:
+            return True
+        for c, column in enumerate(columns):
+            if c != src and column and column[0] & _CLASS != king and any(
+                    card & _CLASS == king for card in column[len(column) - runs[c]:]):
+                return True
+    return False
+
+
+def _uncovered_use(columns: tuple[bytes, ...], runs: list[int], free: list[int],
+                   tops: dict[int, list[int]], empty: int | None, s: int, k: int) -> bool:
+    """Moving the top ``k`` cards of column ``s`` uncovers the face-up card E: of use if a
+    card other than the one moved can come onto E, or E (with the run under it) can move
+    onto a card of another column or a free card, or, a King not at the bottom, into an
+    empty column."""
+    column = columns[s]
+    below = _takes(column[-k - 1])
+    if below and free[below] - (1 if column[-k] & _CLASS == below else 0) > 0:
+        return True
+    n = len(column)
+    for depth in range(k + 1, runs[s] + 1):
+        card = column[-depth]
+        host = _onto(card)
+        if host and (free[host] or any(d != s for d in tops.get(host, ()))):
+            return True
+        if card & RANK_MASK == KING and empty is not None and depth < n:
+            return True
     return False
