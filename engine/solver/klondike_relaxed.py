@@ -409,7 +409,9 @@ class Relaxed:
             runs.append(got[0])
             for cls in got[1]:
                 in_runs[cls] += 1
-        tops, empty, free = _around(columns, runs, in_talon, in_runs, home)
+        tops, empty = _tops(columns, runs)
+        free = list(map(add, map(add, in_talon, in_runs), home))  # cards that can come into
+        # play, maybe after other such moves
         taken = self.taken(hl)
         out_found: list[Position] = []
         out: list[Position] = []
@@ -455,7 +457,7 @@ class Relaxed:
                     after = runs.copy()
                     after[d] += 1
                     out += self._covers(tuple(cols), rest, hl, d, homes, after_talon,
-                                        after_runs, after, taken)
+                                        after_runs, after, taken, free)
         # runs, or parts of them, to another column
         for s, column in enumerate(columns):
             n, run = len(column), runs[s]
@@ -504,10 +506,11 @@ class Relaxed:
     def _covers(self, columns: tuple[bytes, ...], talon: bytes, hl: list[int], onto: int,
                 homes: tuple[list[int], list[int], list[int]], in_talon: list[int],
                 in_runs: list[int], runs: list[int], taken: dict[int, list[int]],
-                ) -> list[Position]:
+                free: list[int]) -> list[Position]:
         """The steps that put a card onto the talon card just placed on column ``onto``
         (``columns`` and ``talon`` after the placement; ``in_talon``, ``in_runs`` and ``runs``
-        count their cards; ``hl``, ``homes`` and ``taken`` are the foundations', unchanged):
+        count their cards; ``hl``, ``homes`` and ``taken`` are the foundations', and ``free``
+        the cards that can come into play, all unchanged by a placement):
         from the talon (that card covered in turn), a run or a foundation, with the tests of
         use of :meth:`children`. Only what these moves ask for is worked out, and only when
         they ask for it: a position here is not settled, and most have no such move."""
@@ -520,7 +523,8 @@ class Relaxed:
             return []  # no card of that class to put there
         out: list[Position] = []
         low, high = homes[1], homes[2]
-        around = None  # (tops, empty, free) as children() has them, once asked for
+        tops: dict[int, list[int]] | None = None  # as children() has them, once asked for
+        empty = None
         if from_talon:
             # the talon cards of that class in sorted order: known by colour, then known
             for card in (want, _KNOWN | want, _KNOWN | 0x20 | want):
@@ -538,7 +542,7 @@ class Relaxed:
                     after = runs.copy()
                     after[onto] += 1
                     out += self._covers(tuple(cols), rest, hl, onto, homes, after_talon,
-                                        after_runs, after, taken)
+                                        after_runs, after, taken, free)
         if from_runs:
             memo = self._runs
             for s, column in enumerate(columns):
@@ -555,9 +559,9 @@ class Relaxed:
                             columns, runs, in_talon, homes[0], s):
                         continue
                 elif k < run and column[-k - 1] not in taken:
-                    if around is None:
-                        around = _around(columns, runs, in_talon, in_runs, homes[0])
-                    if not _uncovered_use(columns, runs, around[2], around[0], around[1], s, k):
+                    if tops is None:
+                        tops, empty = _tops(columns, runs)
+                    if not _uncovered_use(columns, runs, free, tops, empty, s, k):
                         continue
                 cols = list(columns)
                 cols[s] = _pop(column, k)
@@ -571,10 +575,11 @@ class Relaxed:
                 if rank <= 2:
                     continue
                 twin = want ^ _RED  # the card under it could lie on one of these
-                if around is None:
-                    around = _around(columns, runs, in_talon, in_runs, homes[0])
-                if not (around[2][twin] or twin in around[0]):
-                    continue
+                if not free[twin]:
+                    if tops is None:
+                        tops, empty = _tops(columns, runs)
+                    if twin not in tops:
+                        continue
             cols = list(columns)
             cols[onto] = cols[onto] + bytes((card,))
             h = hl.copy()
@@ -650,17 +655,15 @@ def _chain_follows(card: int, in_talon: list[int], low: list[int], in_runs: list
     return False
 
 
-def _around(columns: tuple[bytes, ...], runs: list[int], in_talon: list[int],
-            in_runs: list[int], home: list[int],
-            ) -> tuple[dict[int, list[int]], int | None, list[int]]:
-    """The columns by the class of their face-up top card, the first empty column (or
-    None), and the cards of each class that can come into play (maybe after other moves)."""
+def _tops(columns: tuple[bytes, ...], runs: list[int]) -> tuple[dict[int, list[int]], int | None]:
+    """The columns by the class of their face-up top card; the first empty column (or
+    None)."""
     tops: dict[int, list[int]] = {}
     for s, column in enumerate(columns):
         if runs[s]:
             tops.setdefault(column[-1] & _CLASS, []).append(s)
     empty = columns.index(b"") if b"" in columns else None
-    return tops, empty, list(map(add, map(add, in_talon, in_runs), home))
+    return tops, empty
 
 
 def _king_waits(columns: tuple[bytes, ...], runs: list[int], in_talon: list[int],
