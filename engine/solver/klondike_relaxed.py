@@ -226,13 +226,17 @@ class Relaxed:
                     continue
                 face, low, uncovered, leaves = entry[0], entry[1], entry[2], entry[3]
                 i = len(face) - 1
+                classes = codes = 0  # of the cards that stay, found on the way down
                 while i >= low:
                     if leaves >> i & 1:
                         i -= 1
                         continue
                     card = face[i]
-                    if not (placed >> (card & _CLASS) & 1
-                            or uncovered >> i & 1 and homeable >> card & 1):
+                    cls = card & _CLASS
+                    if not (placed >> cls & 1 or uncovered >> i & 1 and homeable >> card & 1):
+                        classes |= 1 << cls
+                        if uncovered >> i & 1:
+                            codes |= 1 << card
                         i -= 1
                         continue
                     leaves |= 1 << i
@@ -249,12 +253,6 @@ class Relaxed:
                         avail |= 1 << below
                         exposed |= 1 << (below & _CLASS)
                     i -= 1
-                classes = codes = 0
-                for i in range(low, len(face)):
-                    if not leaves >> i & 1:
-                        classes |= 1 << (face[i] & _CLASS)
-                        if uncovered >> i & 1:
-                            codes |= 1 << face[i]
                 entry[1:] = low, uncovered, leaves, classes, codes
             # talon cards and foundation tops with a place
             more = talon_classes & placed & ~exposed
