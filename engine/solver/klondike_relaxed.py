@@ -198,23 +198,28 @@ class Relaxed:
             avail |= 1 << top
             exposed |= 1 << (top & _CLASS)
             state.append(list(face))
-        out = [len(cards) for cards in tops]  # per foundation: its cards not come out yet
-        lanes = self._lanes
-        homes = self._homes_by_height
+        out = list(heights)  # per foundation: its cards not come out yet
+        (s0, r0, k0, kr0), (s1, r1, k1, kr1), (s2, r2, k2, kr2), (s3, r3, k3, kr3) = self._lanes
+        h0, h1, h2, h3 = self._homes_by_height
+        t0, t1, t2, t3 = starts
+        homeable = reached = -1  # (avail when the reach was last worked out)
         while True:
             # the foundations' reach: the longest run of ranks up from the Ace whose cards
-            # (each the known card or, not known, one of its rank and colour) may be had
-            homeable = 0
-            full = True
-            for f in range(4):
-                shift, ranks, known_shift, known_ranks = lanes[f]
-                reach = (avail >> shift & ranks) | (avail >> known_shift & known_ranks) | starts[f]
-                height = ((reach + 1) & ~reach).bit_length() - 2
-                if height < KING:
-                    full = False
-                homeable |= homes[f][height]
-            if full:
-                return False
+            # (each the known card or, not known, one of its rank and colour) may be had;
+            # the same as last round unless avail grew
+            if avail != reached:
+                reached = avail
+                reach = (avail >> s0 & r0) | (avail >> k0 & kr0) | t0
+                a = ((reach + 1) & ~reach).bit_length() - 2
+                reach = (avail >> s1 & r1) | (avail >> k1 & kr1) | t1
+                b = ((reach + 1) & ~reach).bit_length() - 2
+                reach = (avail >> s2 & r2) | (avail >> k2 & kr2) | t2
+                c = ((reach + 1) & ~reach).bit_length() - 2
+                reach = (avail >> s3 & r3) | (avail >> k3 & kr3) | t3
+                d = ((reach + 1) & ~reach).bit_length() - 2
+                if a == KING and b == KING and c == KING and d == KING:
+                    return False
+                homeable = h0[a] | h1[b] | h2[c] | h3[d]
             # the classes whose place (one rank higher, other colour) can lie exposed
             placed = (exposed >> 17 & 0x7FFF) | ((exposed & 0xFFFF) >> 1) << 16
             if emptyable:
