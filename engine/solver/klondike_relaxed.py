@@ -422,7 +422,7 @@ class Relaxed:
         no: list[int] = []
 
         def targets(card: int, not_from: int) -> list[int]:
-            where = [d for d in tops.get(_onto(card), ()) if d != not_from]
+            where = [d for d in tops.get(_ONTO[card], ()) if d != not_from]
             if card & RANK_MASK == KING and empty is not None:
                 where.append(empty)
             return where
@@ -438,7 +438,7 @@ class Relaxed:
                     child(cols, talon, h, out_found, -1, taken)
         # talon cards to a foundation or a column
         for card in sorted(set(talon)):
-            if card not in taken and _onto(card) not in tops and (
+            if card not in taken and _ONTO[card] not in tops and (
                     card & RANK_MASK != KING or empty is None):
                 continue  # (neither home nor a place for it)
             i = talon.index(card)
@@ -468,7 +468,7 @@ class Relaxed:
                 continue
             for k in range(1, run + 1):
                 card = column[-k]
-                if _onto(card) not in tops and (card & RANK_MASK != KING or empty is None):
+                if _ONTO[card] not in tops and (card & RANK_MASK != KING or empty is None):
                     continue  # (no place for it: what targets() would find)
                 where = targets(card, s)
                 if not where or (k == n and card & RANK_MASK == KING):
@@ -517,7 +517,7 @@ class Relaxed:
         from the talon (that card covered in turn), a run or a foundation, with the tests of
         use of :meth:`children`. Only what these moves ask for is worked out, and only when
         they ask for it: a position here is not settled, and most have no such move."""
-        want = _takes(columns[onto][-1])
+        want = _TAKES[columns[onto][-1]]
         if not want:
             return []
         colour, rank = want >> 4, want & RANK_MASK
@@ -641,6 +641,11 @@ def _onto(card: int) -> int:
     return ((card & _RED) ^ _RED) | (rank + 1) if rank < KING else 0
 
 
+# _takes and _onto of each byte, looked up
+_TAKES = bytes(_takes(card) for card in range(256))
+_ONTO = bytes(_onto(card) for card in range(256))
+
+
 def _chain_follows(card: int, in_talon: list[int], low: list[int], in_runs: list[int],
                    high: list[int]) -> bool:
     """A card placed from the talon or brought back from a foundation can be of use only if
@@ -648,13 +653,13 @@ def _chain_follows(card: int, in_talon: list[int], low: list[int], in_runs: list
     (talon cards ``in_talon``, foundation Aces and Twos ``low``: their own moves need a use
     in turn) reaches a settled one (face-up column cards ``in_runs``, foundation cards
     above the Twos ``high``): docs/solver.md §7.5. All count the cards by class."""
-    below = _takes(card)
+    below = _TAKES[card]
     while below:
         if in_runs[below] or high[below]:
             return True
         if not (in_talon[below] or low[below]):
             return False
-        below = _takes(below)
+        below = _TAKES[below]
     return False
 
 
@@ -691,13 +696,13 @@ def _uncovered_use(columns: tuple[bytes, ...], runs: list[int], free: list[int],
     onto a card of another column or a free card, or, a King not at the bottom, into an
     empty column."""
     column = columns[s]
-    below = _takes(column[-k - 1])
+    below = _TAKES[column[-k - 1]]
     if below and free[below] - (1 if column[-k] & _CLASS == below else 0) > 0:
         return True
     n = len(column)
     for depth in range(k + 1, runs[s] + 1):
         card = column[-depth]
-        host = _onto(card)
+        host = _ONTO[card]
         if host and (free[host] or any(d != s for d in tops.get(host, ()))):
             return True
         if card & RANK_MASK == KING and empty is not None and depth < n:
