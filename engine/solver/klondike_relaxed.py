@@ -460,7 +460,7 @@ class Relaxed:
                     after = runs.copy()
                     after[d] += 1
                     out += self._covers(tuple(cols), rest, hl, d, homes, after_talon,
-                                        after_runs, after, taken, free)
+                                        after_runs, after, taken, free, tops, empty)
         # runs, or parts of them, to another column
         for s, column in enumerate(columns):
             n, run = len(column), runs[s]
@@ -509,11 +509,13 @@ class Relaxed:
     def _covers(self, columns: tuple[bytes, ...], talon: bytes, hl: list[int], onto: int,
                 homes: tuple[list[int], list[int], list[int]], in_talon: list[int],
                 in_runs: list[int], runs: list[int], taken: dict[int, list[int]],
-                free: list[int]) -> list[Position]:
+                free: list[int], tops: dict[int, list[int]], empty: int | None,
+                ) -> list[Position]:
         """The steps that put a card onto the talon card just placed on column ``onto``
         (``columns`` and ``talon`` after the placement; ``in_talon``, ``in_runs`` and ``runs``
         count their cards; ``hl``, ``homes`` and ``taken`` are the foundations', and ``free``
-        the cards that can come into play, all unchanged by a placement):
+        the cards that can come into play, all unchanged by a placement; ``tops`` and
+        ``empty`` are :meth:`children`'s, true of every column but ``onto``):
         from the talon (that card covered in turn), a run or a foundation, with the tests of
         use of :meth:`children`. Only what these moves ask for is worked out, and only when
         they ask for it: a position here is not settled, and most have no such move."""
@@ -526,8 +528,6 @@ class Relaxed:
             return []  # no card of that class to put there
         out: list[Position] = []
         low, high = homes[1], homes[2]
-        tops: dict[int, list[int]] | None = None  # as children() has them, once asked for
-        empty = None
         if from_talon:
             # the talon cards of that class in sorted order: known by colour, then known
             for card in (want, _KNOWN | want, _KNOWN | 0x20 | want):
@@ -545,7 +545,7 @@ class Relaxed:
                     after = runs.copy()
                     after[onto] += 1
                     out += self._covers(tuple(cols), rest, hl, onto, homes, after_talon,
-                                        after_runs, after, taken, free)
+                                        after_runs, after, taken, free, tops, empty)
         if from_runs:
             memo = self._runs
             for s, column in enumerate(columns):
@@ -562,9 +562,10 @@ class Relaxed:
                             columns, runs, in_talon, homes[0], s):
                         continue
                 elif k < run and column[-k - 1] not in taken:
-                    if tops is None:
-                        tops, empty = _tops(columns, runs)
-                    if not _uncovered_use(columns, runs, free, tops, empty, s, k):
+                    if empty == onto:  # (a King placed there: the next empty one)
+                        empty = next((e for e in range(onto + 1, COLUMNS) if not columns[e]),
+                                     None)
+                    if not _uncovered_use(columns, runs, free, tops, empty, s, k, onto):
                         continue
                 cols = list(columns)
                 cols[s] = _pop(column, k)
@@ -578,11 +579,9 @@ class Relaxed:
                 if rank <= 2:
                     continue
                 twin = want ^ _RED  # the card under it could lie on one of these
-                if not free[twin]:
-                    if tops is None:
-                        tops, empty = _tops(columns, runs)
-                    if twin not in tops:
-                        continue
+                if not (free[twin] or columns[onto][-1] & _CLASS == twin
+                        or any(d != onto for d in tops.get(twin, ()))):
+                    continue
             cols = list(columns)
             cols[onto] = cols[onto] + bytes((card,))
             h = hl.copy()
@@ -690,11 +689,13 @@ def _king_waits(columns: tuple[bytes, ...], runs: list[int], in_talon: list[int]
 
 
 def _uncovered_use(columns: tuple[bytes, ...], runs: list[int], free: list[int],
-                   tops: dict[int, list[int]], empty: int | None, s: int, k: int) -> bool:
+                   tops: dict[int, list[int]], empty: int | None, s: int, k: int,
+                   onto: int = -1) -> bool:
     """Moving the top ``k`` cards of column ``s`` uncovers the face-up card E: of use if a
     card other than the one moved can come onto E, or E (with the run under it) can move
     onto a card of another column or a free card, or, a King not at the bottom, into an
-    empty column."""
+    empty column. ``tops`` may be wrong about column ``onto`` (not ``s``): its top is
+    looked at instead."""
     column = columns[s]
     below = _TAKES[column[-k - 1]]
     if below and free[below] - (1 if column[-k] & _CLASS == below else 0) > 0:
@@ -703,7 +704,8 @@ def _uncovered_use(columns: tuple[bytes, ...], runs: list[int], free: list[int],
     for depth in range(k + 1, runs[s] + 1):
         card = column[-depth]
         host = _ONTO[card]
-        if host and (free[host] or any(d != s for d in tops.get(host, ()))):
+        if host and (free[host] or any(d != s and d != onto for d in tops.get(host, ()))
+                     or onto >= 0 and columns[onto][-1] & _CLASS == host):
             return True
         if card & RANK_MASK == KING and empty is not None and depth < n:
             return True
