@@ -190,7 +190,7 @@ class CastleSpace(Space[Node]):
             self.turns = TURNS
             self.later = (LAYER_AFTER, LATER_TURNS)
         # per foundation heights: each row's share of the score (see _memo)
-        self._memos: dict[tuple[int, ...], tuple[bytes, dict[bytes, int]]] = {}
+        self._memos: dict[tuple[int, ...], tuple[bytes, dict[bytes, int], bytes]] = {}
         ids = rules.pile_ids
         self._to_foundation = {(s, f): Move(ids[s], ids[F0 + f]) for s in range(ROWS)
                                for f in range(4)}
@@ -268,7 +268,7 @@ class CastleSpace(Space[Node]):
     def _static(self, rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...] | list[int]
                 ) -> int:
         """The score without the steps: each row's share (see :meth:`_memo`)."""
-        nexts, memo = self._memo(tuple(heights))
+        nexts, memo, _ = self._memo(tuple(heights))
         total = 0
         for row in rows:
             value = memo.get(row)
@@ -277,14 +277,17 @@ class CastleSpace(Space[Node]):
             total += value
         return total
 
-    def _memo(self, heights: tuple[int, ...]) -> tuple[bytes, dict[bytes, int]]:
-        """Under these foundation heights: the cards the foundations take next, and the rows'
-        shares of the score met so far (see :meth:`_row_score`)."""
+    def _memo(self, heights: tuple[int, ...]) -> tuple[bytes, dict[bytes, int], bytes]:
+        """Under these foundation heights: the cards the foundations take next, the rows'
+        shares of the score met so far (see :meth:`_row_score`), and the cards of the first
+        that are safe to send up (rank at most 2 above the lowest foundation, see _settle)."""
         found = self._memos.get(heights)
         if found is None:
             nexts = bytes(suit << 4 | (height + 1)
                           for suit, height in enumerate(heights) if height < 13)
-            found = self._memos[heights] = (nexts, {})
+            low2 = min(heights) + 2
+            found = self._memos[heights] = (nexts, {},
+                                            bytes(c for c in nexts if (c & 15) <= low2))
         return found
 
     def _row_score(self, row: bytes, nexts: bytes) -> int:
@@ -314,7 +317,7 @@ class CastleSpace(Space[Node]):
                     total += need * (last - i)
         return total
 
-    def _layer_dead(self, rows: list[bytes], heights: tuple[int, ...], nexts: bytes) -> bool:
+    def _layer_dead(self, rows: bytes, heights: tuple[int, ...], nexts: bytes) -> bool:
         """:func:`layer_dead` within the positions it may still spend, its answers kept."""
         allowed = min(LAYER_LIMIT, self._expanded // LAYER_RATIO - self._spent)
         if allowed <= 0:
@@ -468,13 +471,12 @@ class CastleSpace(Space[Node]):
         packed, heights, steps, static, moved = node
         rows = packed.split(_SEP)
         found = self._memos.get(heights)
-        nexts, memo = found if found is not None else self._memo(heights)
+        nexts, memo, safe = found if found is not None else self._memo(heights)
         row_score = self._row_score
         # rank -> rows ending in it
         onto: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
         empty = -1
-        for d in range(ROWS):
-            row = rows[d]
+        for d, row in enumerate(rows):
             if row:
                 onto[row[-1] & 15].append(d)
             elif empty < 0:
@@ -484,8 +486,7 @@ class CastleSpace(Space[Node]):
         scored: list[int] = []
         frees = empty >= 0  # a row is empty, or a move empties one: not stuck()
         home = False  # a card can go to its foundation
-        for s in range(ROWS):
-            row = rows[s]
+        for s, row in enumerate(rows):
             if not row:
                 continue
             card = row[-1]
@@ -509,16 +510,17 @@ class CastleSpace(Space[Node]):
                 scored.append((190 - uncover) << 12 | s << 4 | d)
         if not frees and stuck(rows, heights):
             return None, False  # no row can ever be emptied again
+        expanded = self._expanded
         if parent is not None:
-            self._expanded += 1
-            if self._expanded % RELAX_EVERY == 0 and self._expanded > RELAX_AFTER and \
+            expanded = self._expanded = expanded + 1
+            if expanded % RELAX_EVERY == 0 and expanded > RELAX_AFTER and \
                     self.relax and self._proofs.open:
                 self._recent = (rows, heights)
                 self._relax()
                 if self.lost:
                     return None, False
             if self.probes and (self._probing is not None
-                                or self._expanded >= self._probe_next):
+                                or expanded >= self._probe_next):
                 if self._probing is None:
                     later = PROBE_LATER  # (follow-ups take their turns among the probes)
                     self._probe_next += PROBE_EVERY \
@@ -528,15 +530,15 @@ class CastleSpace(Space[Node]):
                 self._probe_on()
                 if self.found:
                     return None, False
-            if not home and self.layers and self._expanded > LAYER_AFTER and \
-                    self._layer_dead(rows, heights, nexts):
+            if not home and self.layers and expanded > LAYER_AFTER and \
+                    self._layer_dead(packed, heights, nexts):
                 return None, False  # no card can ever go to a foundation again
             if queue >= 0 or self._jitter is not None:
                 up = sum(heights)
                 if up >= self._deepest[0]:  # (the relaxed game's probes start there)
                     self._deepest = (up, rows, heights)
                     self._deep_key = key
-        if empty >= 0 and self.runs and self._expanded > LAYER_AFTER:
+        if empty >= 0 and self.runs and expanded > LAYER_AFTER:
             _runs(rows, onto, nexts, scored)
         # the most promising last: among equal scores the search takes the newest first
         if self._jitter is None:
@@ -548,11 +550,10 @@ class CastleSpace(Space[Node]):
         to_foundation, row_moves = self._to_foundation, self._row_moves
         join = _SEP.join
         step = self._steps[queue] * steps
-        low2 = min(heights) + 2
-        late = LATE_EMPTY if self._expanded > LAYER_AFTER else 0
+        late = LATE_EMPTY if expanded > LAYER_AFTER else 0
         if parent is not None and queue >= 0:
             return self._fresh(rows, heights, steps, static, nexts, memo, scored, key, parent,
-                               out, step, low2, late)
+                               out, step, safe, late)
         for code in scored:
             s = code >> 4 & 15
             d = code & 15
@@ -563,7 +564,7 @@ class CastleSpace(Space[Node]):
             if run:  # a run of cards through the empty rows
                 row = new[s] = src[:-run]
                 grow = new[d] = rows[d] + src[-run:]
-                if row and (row[-1] & 15) <= low2 and row[-1] in nexts:
+                if row and row[-1] in safe:
                     grown = list(heights)
                     auto = _settle(new, grown, to_foundation)
                     after = tuple(grown)
@@ -582,7 +583,7 @@ class CastleSpace(Space[Node]):
                 row = new[s] = src[:-1]
                 grow = new[d] = rows[d] + _BYTE[card]
                 # only the uncovered card can have become safe
-                if row and (row[-1] & 15) <= low2 and row[-1] in nexts:
+                if row and row[-1] in safe:
                     grown = list(heights)
                     auto = _settle(new, grown, to_foundation)
                     after = tuple(grown)
@@ -631,7 +632,7 @@ class CastleSpace(Space[Node]):
 
     def _fresh(self, rows: list[bytes], heights: tuple[int, ...], steps: int, static: int,
                nexts: bytes, memo: dict[bytes, int], scored: list[int], key: Hashable,
-               parent: dict[Hashable, Any], out: Fresh, step: int, low2: int, late: int
+               parent: dict[Hashable, Any], out: Fresh, step: int, safe: bytes, late: int
                ) -> tuple[Hashable | None, bool]:
         """The best-first part of :meth:`expand`: the children of ``scored``'s moves, in that
         order, the ones not met before keyed, linked and scored into ``out``. It makes the
@@ -648,14 +649,14 @@ class CastleSpace(Space[Node]):
             s = code >> 4 & 15
             d = code & 15
             src = rows[s]
-            if code & 0xF00 or d >= ROWS:
+            if code & 0xF08:  # (a run's length, or dst >= ROWS: a foundation)
                 # a run or a foundation move: the general way
                 new = list(rows)
                 run = code >> 8 & 15
                 if run:
                     row = new[s] = src[:-run]
                     grow = new[d] = rows[d] + src[-run:]
-                    if row and (row[-1] & 15) <= low2 and row[-1] in nexts:
+                    if row and row[-1] in safe:
                         grown = list(heights)
                         _settle(new, grown, to_foundation)
                         after = tuple(grown)
@@ -696,7 +697,7 @@ class CastleSpace(Space[Node]):
             new[s] = row
             new[d] = grow
             # only the uncovered card can have become safe
-            if row and (row[-1] & 15) <= low2 and row[-1] in nexts:
+            if row and row[-1] in safe:
                 grown = list(heights)
                 _settle(new, grown, to_foundation)
                 ckey = join(sorted(new))
@@ -755,10 +756,11 @@ def stuck(rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...] | list
             while True:
                 card = row[p]
                 rank = card & 15
-                suit = card >> 4
-                if h[suit] >= rank:
+                height = h[card >> 4]
+                if height >= rank:
                     pass  # gone up already, by a chain from another row
-                elif h[suit] == rank - 1:
+                elif height == rank - 1:
+                    suit = card >> 4
                     h[suit] = rank
                     changed = True
                     # the suit's next cards, where already exposable, follow
@@ -779,10 +781,10 @@ def stuck(rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...] | list
                 p -= 1
                 if p < 0:
                     return False  # row i could be emptied
-                rank = row[p] & 15
-                if not count[rank]:
+                below = row[p] & 15
+                if not count[below]:
                     changed = True
-                count[rank] += 1
+                count[below] += 1
             depth[i] = p
     return True
 
@@ -799,7 +801,7 @@ def layer_table(nexts: bytes) -> bytes:
     return bytes(table)
 
 
-def layer_dead(rows: list[bytes] | tuple[bytes, ...], table: bytes, dead: set[bytes],
+def layer_dead(rows: list[bytes] | tuple[bytes, ...] | bytes, table: bytes, dead: set[bytes],
                tried: set[bytes], limit: int) -> tuple[bool | None, int]:
     """Whether no card can ever go to a foundation again from these rows (so: lost, as a win
     takes every card there); None when ``limit`` positions of its own did not tell. Also
@@ -816,7 +818,8 @@ def layer_dead(rows: list[bytes] | tuple[bytes, ...], table: bytes, dead: set[by
     way or ran out join ``tried`` (no search starts from them again), both for these
     foundations only.
     """
-    start = sorted(_SEP.join(rows).translate(table).split(_SEP))  # (_SEP is left as it is)
+    packed = rows if isinstance(rows, bytes) else _SEP.join(rows)
+    start = sorted(packed.translate(table).split(_SEP))  # (_SEP is left as it is)
     key = _SEP.join(start)
     if key in dead:
         return True, 0
@@ -834,28 +837,26 @@ def layer_dead(rows: list[bytes] | tuple[bytes, ...], table: bytes, dead: set[by
         spent += 1
         # rank -> rows ending in it; an empty row as rank 14 (any card may enter it)
         onto: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
+        free = onto[14]
         if not rs[0]:  # sorted: an empty row comes first
-            onto[14].append(0)
-        for d in range(ROWS):
-            row = rs[d]
+            free.append(0)
+        for d, row in enumerate(rs):
             if row:
                 end = row[-1]
                 if end & _TARGET:
                     tried.update(seen)
                     return False, spent
                 onto[end & 15].append(d)
-        for s in range(ROWS):
-            row = rs[s]
+        for s, row in enumerate(rs):
             if not row:
                 continue
-            card = row[-1]
-            dests = onto[(card & 15) + 1]
-            if onto[14] and len(row) > 1:
-                dests = dests + onto[14]
+            dests = onto[(row[-1] & 15) + 1]
+            if free and len(row) > 1:
+                dests = dests + free
             for d in dests:
                 new = list(rs)
                 new[s] = row[:-1]
-                new[d] = rs[d] + _BYTE[card]
+                new[d] = rs[d] + row[-1:]
                 new.sort()
                 nkey = join(new)
                 if nkey not in seen:
@@ -889,10 +890,11 @@ class Relaxed:
         table = bytearray(range(256))
         for card in range(128):
             table[card] = card | _KNOWN if card in known else card & 15
-        # by rank: the suits whose card of that rank is known by its rank alone
-        self._anonymous = [tuple(suit for suit in range(4) if suit << 4 | rank not in known)
-                           for rank in range(KING + 1)]
         relaxed = bytes(table)
+        self._known = known
+        # per foundation heights: each card (in the relaxed form) a foundation takes, the
+        # suits of the foundations that take it, in order (see _homes)
+        self._takes: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
         start = (_SEP.join(sorted(row.translate(relaxed) for row in rows)), tuple(heights))
         self._seen = {start}
         self._stack = [start]
@@ -900,13 +902,30 @@ class Relaxed:
 
     def tables(self) -> list[Table]:
         """What it holds (for Space.release)."""
-        return [self._seen, self._stack]
+        return [self._seen, self._stack, self._takes]
+
+    def _homes(self, heights: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+        """Under these foundation heights: each card (a known one with its suit, any other by
+        its rank) that a foundation takes, and the suits of those foundations, lowest first:
+        a known card goes to its own; one known by rank alone to any whose card of that rank
+        is not a known one."""
+        takes: dict[int, tuple[int, ...]] = {}
+        for suit in range(4):
+            rank = heights[suit] + 1
+            if rank > KING:
+                continue
+            if suit << 4 | rank in self._known:
+                takes[_KNOWN | suit << 4 | rank] = (suit,)
+            else:
+                takes[rank] = takes.get(rank, ()) + (suit,)
+        self._takes[heights] = takes
+        return takes
 
     def run(self, limit: int) -> tuple[bool | None, int]:
         """Search on for at most ``limit`` positions: True once a relaxed win is found, False
         once the relaxed game is searched to the end without one, None when the positions
         ran out first; and the positions spent."""
-        seen, stack, anonymous = self._seen, self._stack, self._anonymous
+        seen, stack, cache = self._seen, self._stack, self._takes
         join = _SEP.join
         spent = 0
         while stack:
@@ -917,32 +936,33 @@ class Relaxed:
             if heights == _WON:
                 return True, spent
             rows = packed.split(_SEP)
+            takes = cache.get(heights)
+            if takes is None:
+                takes = self._homes(heights)
             empty = not rows[0]  # sorted: an empty row comes first
             ends: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
-            for d in range(ROWS):
-                if rows[d]:
-                    ends[rows[d][-1] & 15].append(d)
+            for d, row in enumerate(rows):
+                if row:
+                    ends[row[-1] & 15].append(d)
             # the children, searched in turn: foundation moves first, then the moves that
             # uncover a card a foundation takes or empty a row, then the others, moves
             # into an empty row last (a relaxed win, where there is one, comes sooner)
             later: list[tuple[bytes, tuple[int, ...]]] = []
             sooner: list[tuple[bytes, tuple[int, ...]]] = []
             found: list[tuple[bytes, tuple[int, ...]]] = []
-            for s in range(ROWS):
-                row = rows[s]
+            for s, row in enumerate(rows):
                 if not row:
                     continue
                 card = row[-1]
                 rank = card & 15
                 rest = row[:-1]
-                for suit in ((card >> 4) & 3,) if card & _KNOWN else anonymous[rank]:
-                    if heights[suit] == rank - 1:
-                        new = list(rows)
-                        new[s] = rest
-                        new.sort()
-                        grown = list(heights)
-                        grown[suit] = rank
-                        found.append((join(new), tuple(grown)))
+                for suit in takes.get(card, ()):
+                    new = list(rows)
+                    new[s] = rest
+                    new.sort()
+                    grown = list(heights)
+                    grown[suit] = rank
+                    found.append((join(new), tuple(grown)))
                 dests = ends[rank + 1]  # (none for a King: ends[14])
                 if rest:
                     if empty:
@@ -953,16 +973,7 @@ class Relaxed:
                         later.append((join(new), heights))
                     if not dests:
                         continue
-                    under = rest[-1]
-                    low = under & 15
-                    if under & _KNOWN:
-                        useful = heights[(under >> 4) & 3] == low - 1
-                    else:
-                        useful = False
-                        for suit in anonymous[low]:
-                            if heights[suit] == low - 1:
-                                useful = True
-                                break
+                    useful = rest[-1] in takes
                 else:
                     useful = True
                 into = sooner if useful else later
@@ -1071,10 +1082,9 @@ def _runs(rows: list[bytes], onto: list[list[int]], nexts: bytes, scored: list[i
     or more (each a rank below the one under it, any suits) through the empty rows: with
     ``e`` empty rows, a run of up to ``2 ** e`` cards onto a card one rank above its lowest,
     or of up to ``2 ** (e - 1)`` into an empty row (:func:`_run_moves`)."""
-    free = [d for d in range(ROWS) if not rows[d]]
+    free = [d for d, row in enumerate(rows) if not row]
     cap = 1 << len(free)
-    for s in range(ROWS):
-        row = rows[s]
+    for s, row in enumerate(rows):
         size = len(row)
         if size < 2:
             continue

@@ -1069,3 +1069,65 @@ def test_follow_ups_win_deal_360_early_and_the_win_replays(
     assert not solver.space._proofs.open  # type: ignore[attr-defined]
     monkeypatch.setattr(solve_castle, "FOLLOW_PROBES", 0)
     assert engine.solve(game, max_nodes=30_000).result == "unknown"
+
+
+# --- the tables that stand in for tests made per position ------------------------------
+
+
+def test_the_relaxed_game_sends_up_what_its_rule_lets_go_to_each_foundation() -> None:
+    """The relaxed game's table of the cards each foundation takes, under any heights, is
+    its rule: a card known by its suit goes to its own foundation when that holds the rank
+    below; a card known by its rank alone to each foundation (lowest suit first) that holds
+    the rank below and whose card of that rank is not a known one."""
+    rng = random.Random("castle-relaxed-takes")
+    for _ in range(300):
+        root = tuple(rng.randrange(KING + 1) for _ in range(4))
+        k = rng.randrange(KING + 1)
+        game = solve_castle.Relaxed([b""] * ROWS, root, k)
+        known = {suit << 4 | rank for suit in range(4)
+                 for rank in range(root[suit] + 1, min(KING, root[suit] + k) + 1)}
+        heights = tuple(min(KING, h + rng.randrange(3)) for h in root)
+        takes = game._homes(heights)
+        for card in range(256):
+            if card & solve_castle._KNOWN:
+                suit, rank = card >> 4 & 3, card & 15
+                rule = ((suit,) if suit << 4 | rank in known and heights[suit] == rank - 1
+                        and card < 0x80 else ())
+            else:
+                rule = tuple(suit for suit in range(4) if card == (card & 15) and
+                             1 <= card <= KING and suit << 4 | card not in known
+                             and heights[suit] == card - 1)
+            assert takes.get(card, ()) == rule, (root, k, heights, card)
+
+
+def test_the_safe_cards_kept_per_heights_are_those_settle_sends_up() -> None:
+    """The cards kept as safe to send up under some foundation heights are the cards the
+    foundations take next whose rank is at most 2 above the lowest foundation: those that
+    _settle sends up when one lies at a row's end."""
+    game = engine.new_game("beleaguered-castle", 1)
+    space = solve_castle.space(game.rules)
+    rng = random.Random("castle-safe")
+    for _ in range(300):
+        heights = tuple(rng.randrange(KING + 1) for _ in range(4))
+        nexts, _, safe = space._memo(heights)
+        for card in nexts:
+            rows = [bytes((card,))] + [b""] * (ROWS - 1)
+            sent = solve_castle._settle(rows, list(heights), space._to_foundation)
+            assert (card in safe) is bool(sent), (heights, card)
+        assert set(safe) <= set(nexts)
+
+
+def test_the_layer_test_answers_the_same_for_the_rows_joined() -> None:
+    """layer_dead takes the rows as a list or joined by the separator (as a position keeps
+    them), with the same answer and positions spent."""
+    rng = random.Random("castle-layers-joined")
+    for n in range(60):
+        game = blocked_position(rng, (26, 40))
+        if n % 2:
+            game = with_empty_rows(rng, game)
+        rows, heights = node_of(game)
+        table = solve_castle.layer_table(
+            bytes(s << 4 | (h + 1) for s, h in enumerate(heights) if h < KING))
+        for limit in (1, 50, 1 << 30):
+            assert (solve_castle.layer_dead(b"\xff".join(rows), table, set(), set(), limit)
+                    == solve_castle.layer_dead(rows, table, set(), set(), limit))
