@@ -925,7 +925,7 @@ class Relaxed:
         """Search on for at most ``limit`` positions: True once a relaxed win is found, False
         once the relaxed game is searched to the end without one, None when the positions
         ran out first; and the positions spent."""
-        seen, stack, cache = self._seen, self._stack, self._takes
+        seen, stack, cache, shuffle = self._seen, self._stack, self._takes, self._shuffle
         join = _SEP.join
         spent = 0
         while stack:
@@ -956,13 +956,14 @@ class Relaxed:
                 card = row[-1]
                 rank = card & 15
                 rest = row[:-1]
-                for suit in takes.get(card, ()):
-                    new = list(rows)
-                    new[s] = rest
-                    new.sort()
-                    grown = list(heights)
-                    grown[suit] = rank
-                    found.append((join(new), tuple(grown)))
+                if card in takes:
+                    for suit in takes[card]:
+                        new = list(rows)
+                        new[s] = rest
+                        new.sort()
+                        grown = list(heights)
+                        grown[suit] = rank
+                        found.append((join(new), tuple(grown)))
                 dests = ends[rank + 1]  # (none for a King: ends[14])
                 if rest:
                     if empty:
@@ -983,8 +984,7 @@ class Relaxed:
                     new[d] = rows[d] + _BYTE[card]
                     new.sort()
                     into.append((join(new), heights))
-            if self._shuffle is not None:  # a probe's own order (RelaxedProbes)
-                shuffle = self._shuffle
+            if shuffle is not None:  # a probe's own order (RelaxedProbes)
                 shuffle(later)
                 shuffle(sooner)
                 shuffle(found)
