@@ -539,7 +539,7 @@ class CastleSpace(Space[Node]):
                     self._deepest = (up, rows, heights)
                     self._deep_key = key
         if empty >= 0 and self.runs and expanded > LAYER_AFTER:
-            _runs(rows, onto, nexts, scored)
+            _runs(rows, onto, nexts, scored, empty)
         # the most promising last: among equal scores the search takes the newest first
         if self._jitter is None:
             scored.sort(reverse=True)
@@ -1077,13 +1077,14 @@ class RelaxedProbed:
         return answer, spent + used
 
 
-def _runs(rows: list[bytes], onto: list[list[int]], nexts: bytes, scored: list[int]) -> None:
+def _runs(rows: list[bytes], onto: list[list[int]], nexts: bytes, scored: list[int],
+          free: int) -> None:
     """Append to ``scored`` (coded as in CastleSpace.expand) the moves of runs of two cards
     or more (each a rank below the one under it, any suits) through the empty rows: with
     ``e`` empty rows, a run of up to ``2 ** e`` cards onto a card one rank above its lowest,
-    or of up to ``2 ** (e - 1)`` into an empty row (:func:`_run_moves`)."""
-    free = [d for d, row in enumerate(rows) if not row]
-    cap = 1 << len(free)
+    or of up to ``2 ** (e - 1)`` into an empty row (:func:`_run_moves`); ``free`` is the
+    first empty row."""
+    cap = 1 << rows.count(b"")
     for s, row in enumerate(rows):
         size = len(row)
         if size < 2:
@@ -1099,7 +1100,7 @@ def _runs(rows: list[bytes], onto: list[list[int]], nexts: bytes, scored: list[i
             for d in onto[(row[-run] & 15) + 1]:
                 scored.append((185 - uncover) << 12 | run << 8 | s << 4 | d)
             if run < size and run <= cap >> 1:
-                scored.append((210 - uncover) << 12 | run << 8 | s << 4 | free[0])
+                scored.append((210 - uncover) << 12 | run << 8 | s << 4 | free)
 
 
 def _run_moves(src: int, dst: int, cards: int, free: list[int]) -> list[tuple[int, int]]:
