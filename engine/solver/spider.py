@@ -50,7 +50,7 @@ one, and moves into an empty column other than the first one.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from operator import getitem, itemgetter
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from ..rules.cards import DOWN, KING, RANK_MASK, SUIT_MASK
@@ -65,7 +65,8 @@ _UP = ~DOWN & 0xFF
 _BYTE = [bytes((i,)) for i in range(256)]
 _OFFSET = 200  # keeps a column's packed score part positive (see _packed)
 _LEVELS = 11  # stock levels: 0..10 deals left (a dealt game has at most 5)
-_ROW = itemgetter(10)  # of a column's info (SpiderSpace._column): what a dealt card costs there
+_JOINS = itemgetter(11)  # of a column's info (SpiderSpace._column): cards put on it -> _join
+_JOINED, _JOINED_PACK, _JOINED_RUN = itemgetter(0), itemgetter(1), itemgetter(2)  # of a join
 
 
 class _MoveTable(dict):
@@ -410,7 +411,7 @@ class SpiderSpace(Space[Node]):
         reach = 0  # bit r set: some column takes a card of rank index r (onto[r])
         onto: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], []]
         d = 0
-        for packed, top, _, _, _, bit, _, _, _, _, _ in infos:
+        for packed, top, _, _, _, bit, _, _, _, _, _, _ in infos:
             total += packed
             if bit:
                 onto[top].append(d)
@@ -434,7 +435,7 @@ class SpiderSpace(Space[Node]):
             if not entries or not (empty or ranks & reach):
                 continue  # no card of this column has a place to go
             at = (9 - s) << 12
-            for k, rank, suit, base, kind, _, _, _ in entries:
+            for k, rank, suit, base, kind, _, _, _, _ in entries:
                 dests = onto[rank]
                 low = at | (255 - k) << 4
                 for d in dests:
@@ -471,25 +472,20 @@ class SpiderSpace(Space[Node]):
                 add(code)
                 big[code] = macros[index]
         codes.sort(reverse=not w.promising_first)
-        runs = self._runs
         offset = COLUMNS * _OFFSET
         down = w.down
         if stock >= COLUMNS and not empty:
-            new = list(map(bytes.__add__, cols, self._dealt_bytes[stock]))
-            dealt = self._dealt[stock]
-            # what each dealt card costs where it lands (info[10]: by the card, for the
-            # column's top card)
-            t = total + sum(map(getitem, map(_ROW, infos), dealt))
-            gone = cleared
-            for i in self._aces[stock]:
-                col = new[i]
-                if col[-KING:] in runs:
-                    new[i] = _flip(col[:-KING])
-                    gone += 1
-                    t += _packed(new[i], w) - infos[i][0] - infos[i][10][dealt[i]]
+            # each column with its dealt card, by the columns' infos' joins (one per card)
+            cards = self._dealt_bytes[stock]
+            joins = list(map(dict.get, map(_JOINS, infos), cards))
+            if not all(joins):
+                for i in range(COLUMNS):
+                    if joins[i] is None:
+                        joins[i] = infos[i][11][cards[i]] = self._join(cols[i], cards[i])
+            dealt_cols = tuple(map(_JOINED, joins))
+            t = sum(map(_JOINED_PACK, joins))
+            gone = cleared + sum(map(_JOINED_RUN, joins)) if self._aces[stock] else cleared
             rest = stock - COLUMNS
-            keep = self._same.setdefault
-            dealt_cols = tuple([keep(col, col) for col in new])
             child = (dealt_cols, rest, gone)
             ckey = child if rest else tuple(sorted(dealt_cols))
             if ckey not in parent:
@@ -512,6 +508,8 @@ class SpiderSpace(Space[Node]):
             dealt = self._dealt[stock]
             land = self._land
             plain += ahead * sum(land(cols[i], dealt[i]) for i in range(COLUMNS))
+        size = len(parent)  # (a child is new when it makes the table grow: one lookup)
+        known = parent.setdefault
         for code in codes:
             d = 9 - (code & 15)
             k = 255 - (code >> 4 & 255)
@@ -519,33 +517,35 @@ class SpiderSpace(Space[Node]):
             if big and code in big:
                 src = cols[s]
                 left = _flip(src[:-k])
-                entry = (0, 0, 0, 0, 0, same_col(left, left), src[-k:],
-                         (src[-1] & RANK_MASK) == 1)
+                left = same_col(left, left)
+                moved = packs.get(left)
+                if moved is None:
+                    moved = packs[left] = _packed(left, weights)
+                entry = (0, 0, 0, 0, 0, left, src[-k:], 0, moved)
             else:
                 entry = infos[s][3][k - 1]
             new = list(cols)
             new[s] = entry[5]
-            col = cols[d] + entry[6]
-            gone = cleared
-            if entry[7] and len(col) >= KING and col[-KING:] in runs:
-                col = _flip(col[:-KING])
-                gone += 1
-            # (the one copy of an equal column kept: less memory for the search to walk)
-            col = new[d] = same_col(col, col)
+            joins = infos[d][11]
+            join = joins.get(entry[6])
+            if join is None:
+                join = joins[entry[6]] = self._join(cols[d], entry[6])
+            col = new[d] = join[0]
+            gone = cleared + join[2]
             child = (tuple(new), stock, gone)
             ckey = child if stock else tuple(sorted(new))
-            if ckey in parent:
-                continue
-            parent[ckey] = (key, big.get(code) or _STEPS[s, d, k]) if links else key
+            if links:
+                if ckey in parent:
+                    continue
+                parent[ckey] = (key, big.get(code) or _STEPS[s, d, k])
+            else:
+                known(ckey, key)
+                if len(parent) == size:
+                    continue
+            size += 1
             if gone >= 8:
                 return ckey, skipped
-            moved = packs.get(entry[5])
-            if moved is None:
-                moved = packs[entry[5]] = _packed(entry[5], weights)
-            joined = packs.get(col)
-            if joined is None:
-                joined = packs[col] = _packed(col, weights)
-            t = total - infos[s][0] - infos[d][0] + moved + joined
+            t = total - infos[s][0] - infos[d][0] + entry[8] + join[1]
             score = (t & 0xFFFF) + (t >> 16) * down + plain
             if gone != cleared:
                 score -= run
@@ -568,17 +568,18 @@ class SpiderSpace(Space[Node]):
         (by the card)."""
         packed = _packed(col, self._weights)
         if not col:
-            return packed, -1, -1, (), (), 0, 0, 0, 0, (), ()
+            return packed, -1, -1, (), (), 0, 0, 0, 0, (), (), {}
         top = col[-1]
         row = self._rows.get(top)
         if row is None:
             row = self._rows[top] = tuple(self._land(col[-1:], card) for card in range(DOWN))
         if top & DOWN:
-            return packed, -2, -1, (), (), 0, 0, 0, 0, (), row
+            return packed, -2, -1, (), (), 0, 0, 0, 0, (), row, {}
         same_suit = not self.rules.relaxed
         n = len(col)
         ace = (top & RANK_MASK) == 1
         keep = self._same.setdefault
+        packs = self._column_scores
         entries = []
         for k in range(1, n + 1):
             moved = col[-k]
@@ -586,21 +587,24 @@ class SpiderSpace(Space[Node]):
             suit = moved & SUIT_MASK
             after = _flip(col[:-k])
             after = keep(after, after)  # (one copy of each column: SpiderSpace.expand)
+            left = packs.get(after)
+            if left is None:
+                left = packs[after] = _packed(after, self._weights)
             if k == n:
-                entries.append((k, rank, suit, 40, _WHOLE, after, col[-k:], ace))
+                entries.append((k, rank, suit, 40, _WHOLE, after, col[-k:], ace, left))
                 break
             under = col[-k - 1]
             if under & DOWN:
-                entries.append((k, rank, suit, 50, _ON_DOWN, after, col[-k:], ace))
+                entries.append((k, rank, suit, 50, _ON_DOWN, after, col[-k:], ace, left))
                 break
             if (under & RANK_MASK) != rank + 1:
-                entries.append((k, rank, suit, 0, _ON_LOOSE, after, col[-k:], ace))
+                entries.append((k, rank, suit, 0, _ON_LOOSE, after, col[-k:], ace, left))
                 break
             if (under & SUIT_MASK) == suit:
-                entries.append((k, rank, suit, -60, _ON_SAME, after, col[-k:], ace))
+                entries.append((k, rank, suit, -60, _ON_SAME, after, col[-k:], ace, left))
                 continue
             entries.append((k, rank, suit, 0 if same_suit else -20, _ON_OTHER, after, col[-k:],
-                            ace))
+                            ace, left))
             if same_suit:
                 break
         pieces = _pieces(col) if same_suit and self._weights.through else ()
@@ -614,7 +618,22 @@ class SpiderSpace(Space[Node]):
                 kept_ranks |= 1 << entry[1]
         rank_index = (top & RANK_MASK) - 1
         return (packed, rank_index, top & SUIT_MASK, tuple(entries), pieces, 1 << rank_index,
-                ranks, kept_ranks, same, kept, row)
+                ranks, kept_ranks, same, kept, row, {})
+
+    def _join(self, col: bytes, moved: bytes) -> tuple[bytes, int, int]:
+        """``moved`` put on ``col`` (a run it completes cleared): the column after (its
+        first copy), its packed score (:func:`_packed`), and 1 if a run was cleared, else 0.
+        :meth:`expand` keeps it by destination column (its info's last part) and cards."""
+        joined = col + moved
+        gone = 0
+        if (moved[-1] & RANK_MASK) == 1 and joined[-KING:] in self._runs:
+            joined = _flip(joined[:-KING])
+            gone = 1
+        joined = self._same.setdefault(joined, joined)
+        packed = self._column_scores.get(joined)
+        if packed is None:
+            packed = self._column_scores[joined] = _packed(joined, self._weights)
+        return joined, packed, gone
 
     def through(self, cols: tuple[bytes, ...], onto: list[list[int]], empty: list[int],
                 pruned: bool, scored: list[tuple[int, ...]], macros: list[tuple[Move, ...]],
