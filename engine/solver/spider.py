@@ -400,6 +400,8 @@ class SpiderSpace(Space[Node]):
         child's score is its parent's with the two changed columns swapped. The macros of
         :meth:`through` go the slow way."""
         w = self._weights
+        # (the weights as locals: a named tuple's field is a slow attribute)
+        down, _, _, _, per_stock, quota, promising_first, through, look, run, _, _ = w
         cols, stock, cleared = node
         levels = self._level_nodes
         quotas = self._quotas
@@ -409,31 +411,29 @@ class SpiderSpace(Space[Node]):
         infos = list(map(self._info.__getitem__, cols))
         total = 0
         reach = 0  # bit r set: some column takes a card of rank index r (onto[r])
+        breaks = 0  # bit r set: a card of rank index r may break a same-suit run
         onto: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], []]
         d = 0
-        for packed, top, _, _, _, bit, _, _, _, _, _, _ in infos:
+        for packed, top, _, _, _, bit, _, _, same, _, _, _ in infos:
             total += packed
             if bit:
                 onto[top].append(d)
                 reach |= bit
+                breaks |= same
             d += 1
         empty = [d for d in range(COLUMNS) if not cols[d]] if b"" in cols else []
         # moves as numbers, (priority + 512) << 16 | (9 - src) << 12 | (255 - count) << 4 |
         # (9 - dst): sorted as steps sorts (priority, -src, -count, -dst)
         codes: list[int] = []
         add = codes.append
-        skipped = False
+        # (the pruned pass leaves out the moves that break a same-suit run)
+        skipped = pruned and breaks != 0 and (empty != [] or breaks & reach != 0)
+        which, ranked = (9, 7) if pruned else (3, 6)  # (the moves of the pass, their ranks)
         for s in range(COLUMNS):
             info = infos[s]
-            if pruned:
-                # (the moves that break a same-suit run are left out)
-                if info[8] and (empty or info[8] & reach):
-                    skipped = True
-                entries, ranks = info[9], info[7]
-            else:
-                entries, ranks = info[3], info[6]
-            if not entries or not (empty or ranks & reach):
+            if not (info[ranked] & reach or empty and info[which]):
                 continue  # no card of this column has a place to go
+            entries = info[which]
             at = (9 - s) << 12
             for k, rank, suit, base, kind, _, _, _, _ in entries:
                 dests = onto[rank]
@@ -460,7 +460,7 @@ class SpiderSpace(Space[Node]):
                         for d in empty:
                             add((base + 482) << 16 | low | (9 - d))
         big: dict[int, tuple[Move, ...]] = {}  # code -> macro of several moves (through)
-        if w.through and not self.rules.relaxed:
+        if through and not self.rules.relaxed:
             scored: list[tuple[int, ...]] = []
             macros: list[tuple[Move, ...]] = []
             multi = [(s, infos[s][4]) for s in range(COLUMNS) if infos[s][4]]
@@ -471,9 +471,8 @@ class SpiderSpace(Space[Node]):
                 code = (priority + 512) << 16 | (9 + s) << 12 | (255 + k) << 4 | (9 + d)
                 add(code)
                 big[code] = macros[index]
-        codes.sort(reverse=not w.promising_first)
+        codes.sort(reverse=not promising_first)
         offset = COLUMNS * _OFFSET
-        down = w.down
         if stock >= COLUMNS and not empty:
             # each column with its dealt card, by the columns' infos' joins (one per card)
             cards = self._dealt_bytes[stock]
@@ -492,18 +491,17 @@ class SpiderSpace(Space[Node]):
                 parent[ckey] = (key, (DEAL,)) if links else key
                 if gone >= 8:
                     return ckey, skipped
-                base = (t & 0xFFFF) + (t >> 16) * down + rest * w.stock - offset - w.run * gone + (
-                    self._ahead(child, w.ahead) if w.ahead else 0)
+                base = (t & 0xFFFF) + (t >> 16) * down + rest * per_stock - offset - run * gone + (
+                    self._ahead(child, look) if look else 0)
                 fresh.append((base + (levels[rest // COLUMNS] // quotas[rest // COLUMNS]
-                                      if w.quota else 0),
+                                      if quota else 0),
                               ckey, child))
         packs = self._column_scores
         same_col = self._same.setdefault
         weights = w
-        plain = stock * w.stock + (levels[level] // quotas[level] if w.quota else 0) - offset - (
-            w.run * cleared)
-        run = w.run
-        ahead = w.ahead if stock >= COLUMNS else 0
+        plain = stock * per_stock + (levels[level] // quotas[level] if quota else 0) - offset - (
+            run * cleared)
+        ahead = look if stock >= COLUMNS else 0
         if ahead:
             dealt = self._dealt[stock]
             land = self._land
