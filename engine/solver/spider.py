@@ -61,10 +61,16 @@ from .space import Fresh, Space, Table
 
 # A position inside the search: the columns, cards left in the stock, runs cleared.
 Node = tuple[tuple[bytes, ...], int, int]
+# A cut of a run of several suits (_cuts): the cards moved, whether all the column's,
+# the lowest card's rank and suit, whether it turns a card over or empties the column,
+# its priority from the source, the sizes of the pieces moved (top first)
+Cut = tuple[int, bool, int, int, bool, int, tuple[int, ...]]
 _UP = ~DOWN & 0xFF
 _BYTE = [bytes((i,)) for i in range(256)]
 _OFFSET = 200  # keeps a column's packed score part positive (see _packed)
 _LEVELS = 11  # stock levels: 0..10 deals left (a dealt game has at most 5)
+_CUTS = itemgetter(4)  # of a column's info: its cuts (_cuts)
+_CUTS_OF = itemgetter(1)  # of (column index, its cuts)
 _JOINS = itemgetter(11)  # of a column's info (SpiderSpace._column): cards put on it -> _join
 _JOINED, _JOINED_PACK, _JOINED_RUN = itemgetter(0), itemgetter(1), itemgetter(2)  # of a join
 
@@ -178,7 +184,7 @@ class SpiderSpace(Space[Node]):
         self.links_macros = False
         self._column_scores: dict[bytes, int] = {}
         self._same: dict[bytes, bytes] = {}  # a column made by a move -> its first copy
-        self._pieces: dict[bytes, tuple[int, ...]] = {}  # column -> _pieces(column)
+        self._pieces: dict[bytes, tuple[Cut, ...]] = {}  # column -> _cuts(column)
         self._info = _Columns(self._column)
         self._dealt: dict[int, bytes] = {}  # stock size -> the cards its deal puts on t0..t9
         self._dealt_bytes: dict[int, tuple[bytes, ...]] = {}  # the same, a bytes each
@@ -463,7 +469,7 @@ class SpiderSpace(Space[Node]):
         if through and not self.rules.relaxed:
             scored: list[tuple[int, ...]] = []
             macros: list[tuple[Move, ...]] = []
-            multi = [(s, infos[s][4]) for s in range(COLUMNS) if infos[s][4]]
+            multi = list(filter(_CUTS_OF, enumerate(map(_CUTS, infos))))
             if multi:
                 skipped = self.through(cols, onto, empty, pruned, scored, macros,
                                        multi) or skipped
@@ -559,7 +565,7 @@ class SpiderSpace(Space[Node]):
         down), its top card's suit, for each count of its movable cards (1 up) ``(count,
         rank index, suit, priority from the source, what the move leaves on top (_ON_*),
         the column after, the cards moved, whether the top card is an Ace)``, its pieces
-        (:func:`_pieces`, for the macros), the bit of its rank index in ``onto`` (0 if it
+        (:func:`_cuts`, for the macros), the bit of its rank index in ``onto`` (0 if it
         takes no card), the bits of the rank indexes its moves need (all of them, and
         those of the pruned pass), the bits of those that break a same-suit run, the
         moves of the pruned pass (every one but those), and what a dealt card costs on it
@@ -605,7 +611,7 @@ class SpiderSpace(Space[Node]):
                             ace, left))
             if same_suit:
                 break
-        pieces = _pieces(col) if same_suit and self._weights.through else ()
+        pieces = _cuts(col) if same_suit and self._weights.through else ()
         kept = tuple(entry for entry in entries if entry[4] != _ON_SAME)
         ranks = kept_ranks = same = 0
         for entry in entries:
@@ -635,7 +641,7 @@ class SpiderSpace(Space[Node]):
 
     def through(self, cols: tuple[bytes, ...], onto: list[list[int]], empty: list[int],
                 pruned: bool, scored: list[tuple[int, ...]], macros: list[tuple[Move, ...]],
-                sources: list[tuple[int, tuple[int, ...]]] | None = None) -> bool:
+                sources: list[tuple[int, tuple[Cut, ...]]] | None = None) -> bool:
         """Macro steps that move a descending run of several suits, which the rules move
         one same-suit piece at a time: the upper pieces wait on other columns (each on a
         card one rank above its lowest card, or in an empty column), the lowest piece
@@ -645,7 +651,7 @@ class SpiderSpace(Space[Node]):
         or put the run on a card of its own suit are made. Appends their entries to
         ``scored`` (as :meth:`steps` lists moves, with an index into ``macros``); returns
         whether the pruned pass left one out. ``sources``: the columns whose top run is of
-        several suits, with its pieces (:func:`_pieces`), where the caller knows them."""
+        several suits, with its cuts (:func:`_cuts`), where the caller knows them."""
         skipped = False
         if sources is None:
             memo = self._pieces
@@ -653,40 +659,33 @@ class SpiderSpace(Space[Node]):
             for s in range(COLUMNS):
                 src = cols[s]
                 if src and not src[-1] & DOWN:
-                    pieces = memo.get(src)
-                    if pieces is None:
-                        pieces = memo[src] = _pieces(src)
-                    if pieces:
-                        sources.append((s, pieces))
-        for s, pieces in sources:
+                    cuts = memo.get(src)
+                    if cuts is None:
+                        cuts = memo[src] = _cuts(src)
+                    if cuts:
+                        sources.append((s, cuts))
+        for s, cuts in sources:
             src = cols[s]
-            n = len(src)
-            k = 0
-            for t, size in enumerate(pieces):  # pieces 0..t move, piece t the lowest
-                k += size
-                if not t:
-                    continue
-                whole = k == n
-                bottom = src[-k]
-                under = 0 if whole else src[-k - 1]
-                for d in onto[bottom & RANK_MASK] + empty if empty else onto[bottom & RANK_MASK]:
+            for k, whole, rank, suit, opens, base, pieces in cuts:
+                for d in onto[rank] + empty if empty else onto[rank]:
                     top = cols[d]
-                    if not (under & DOWN or whole or (
-                            top and (top[-1] & SUIT_MASK) == (bottom & SUIT_MASK))):
-                        continue  # turns no card, empties no column, joins no suit
-                    priority = 45 if under & DOWN else 0
                     if top:
-                        priority += 30 + k if (top[-1] & SUIT_MASK) == (bottom & SUIT_MASK) else 5
+                        if (top[-1] & SUIT_MASK) == suit:
+                            priority = base + 30 + k
+                        elif not opens:
+                            continue  # turns no card, empties no column, joins no suit
+                        else:
+                            priority = base + 5
+                    elif not opens:
+                        continue  # turns no card, empties no column
                     elif whole:
                         continue  # a whole column into an empty one only renames it
                     elif pruned and d != empty[0]:
                         skipped = True
                         continue  # one empty column stands for all
                     else:
-                        priority -= 30
-                    if whole:
-                        priority += 40
-                    macro = self._parked(cols, src, s, d, pieces[:t + 1], onto, empty)
+                        priority = base - 30
+                    macro = self._parked(cols, src, s, d, pieces, onto, empty)
                     if macro is not None:
                         scored.append((priority, -s, -k, -d, len(macros)))
                         macros.append(macro)
@@ -751,6 +750,26 @@ def _pieces(col: bytes) -> tuple[int, ...]:
         i -= 1
     pieces.append(size)
     return tuple(pieces) if len(pieces) > 1 else ()
+
+
+def _cuts(col: bytes) -> tuple[Cut, ...]:
+    """Where :meth:`SpiderSpace.through` may cut ``col``'s top run of several suits (none
+    when it is of one suit), worked out once per column: for each cut below the first
+    piece, the cards moved, whether that is the whole column, the lowest card's rank
+    (its index in ``onto``) and suit, whether the cut turns a card over or empties the
+    column, the priority that gives, and the pieces' sizes (top first)."""
+    pieces = _pieces(col)
+    cuts: list[Cut] = []
+    n = len(col)
+    k = pieces[0] if pieces else 0
+    for t in range(1, len(pieces)):
+        k += pieces[t]
+        whole = k == n
+        bottom = col[-k]
+        down = not whole and col[-k - 1] & DOWN != 0
+        cuts.append((k, whole, bottom & RANK_MASK, bottom & SUIT_MASK, down or whole,
+                     (45 if down else 0) + (40 if whole else 0), pieces[:t + 1]))
+    return tuple(cuts)
 
 
 def _flip(col: bytes) -> bytes:
