@@ -71,7 +71,7 @@ _OFFSET = 200  # keeps a column's packed score part positive (see _packed)
 _LEVELS = 11  # stock levels: 0..10 deals left (a dealt game has at most 5)
 _CUTS = itemgetter(4)  # of a column's info: its cuts (_cuts)
 _CUTS_OF = itemgetter(1)  # of (column index, its cuts)
-_JOINS = itemgetter(11)  # of a column's info (SpiderSpace._column): cards put on it -> _join
+_JOINS = itemgetter(10)  # of a column's info (SpiderSpace._column): cards put on it -> _join
 _JOINED, _JOINED_PACK, _JOINED_RUN = itemgetter(0), itemgetter(1), itemgetter(2)  # of a join
 
 
@@ -189,7 +189,6 @@ class SpiderSpace(Space[Node]):
         self._dealt: dict[int, bytes] = {}  # stock size -> the cards its deal puts on t0..t9
         self._dealt_bytes: dict[int, tuple[bytes, ...]] = {}  # the same, a bytes each
         self._aces: dict[int, tuple[int, ...]] = {}  # the same: the columns it gives an Ace
-        self._rows: dict[int, tuple[int, ...]] = {}  # top card -> what each card costs on it
         self._level_nodes = [0] * _LEVELS  # positions expanded at each stock level
         # positions per point of level cost at each stock level (the last: stock out)
         self._quotas = (w.last_quota or w.quota,) + (w.quota,) * (_LEVELS - 1)
@@ -402,9 +401,10 @@ class SpiderSpace(Space[Node]):
         """:meth:`Space.expand` in one go, the same children in the same order with the same
         scores as :meth:`steps` gives them (a test checks this), but faster: what each
         column offers (its movable cards, what they leave behind, its score) is worked out
-        once per column met (:meth:`_column`), the moves are sorted as numbers, and a
-        child's score is its parent's with the two changed columns swapped. The macros of
-        :meth:`through` go the slow way."""
+        once per column met (:meth:`_column`), the moves are sorted as numbers, a column
+        a move or a deal makes is looked up by the column and the cards put on it (its
+        info's joins, :meth:`_join`), and a child's score is its parent's with the changed
+        columns swapped. The macros of :meth:`through` go the slow way."""
         w = self._weights
         # (the weights as locals: a named tuple's field is a slow attribute)
         down, _, _, _, per_stock, quota, promising_first, through, look, run, _, _ = w
@@ -420,7 +420,7 @@ class SpiderSpace(Space[Node]):
         breaks = 0  # bit r set: a card of rank index r may break a same-suit run
         onto: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], []]
         d = 0
-        for packed, top, _, _, _, bit, _, _, same, _, _, _ in infos:
+        for packed, top, _, _, _, bit, _, _, same, _, _ in infos:
             total += packed
             if bit:
                 onto[top].append(d)
@@ -486,7 +486,7 @@ class SpiderSpace(Space[Node]):
             if not all(joins):
                 for i in range(COLUMNS):
                     if joins[i] is None:
-                        joins[i] = infos[i][11][cards[i]] = self._join(cols[i], cards[i])
+                        joins[i] = infos[i][10][cards[i]] = self._join(cols[i], cards[i])
             dealt_cols = tuple(map(_JOINED, joins))
             t = sum(map(_JOINED_PACK, joins))
             gone = cleared + sum(map(_JOINED_RUN, joins)) if self._aces[stock] else cleared
@@ -530,7 +530,7 @@ class SpiderSpace(Space[Node]):
                 entry = infos[s][3][k - 1]
             new = list(cols)
             new[s] = entry[5]
-            joins = infos[d][11]
+            joins = infos[d][10]
             join = joins.get(entry[6])
             if join is None:
                 join = joins[entry[6]] = self._join(cols[d], entry[6])
@@ -564,21 +564,18 @@ class SpiderSpace(Space[Node]):
         rank index of :meth:`steps`' ``onto`` its top card takes (-1: empty, -2: face
         down), its top card's suit, for each count of its movable cards (1 up) ``(count,
         rank index, suit, priority from the source, what the move leaves on top (_ON_*),
-        the column after, the cards moved, whether the top card is an Ace)``, its pieces
-        (:func:`_cuts`, for the macros), the bit of its rank index in ``onto`` (0 if it
-        takes no card), the bits of the rank indexes its moves need (all of them, and
-        those of the pruned pass), the bits of those that break a same-suit run, the
-        moves of the pruned pass (every one but those), and what a dealt card costs on it
-        (by the card)."""
+        the column after, the cards moved, whether the top card is an Ace, the packed
+        score of the column after)``, its cuts (:func:`_cuts`, for the macros), the bit of
+        its rank index in ``onto`` (0 if it takes no card), the bits of the rank indexes
+        its moves need (all of them, and those of the pruned pass), the bits of those that
+        break a same-suit run, the moves of the pruned pass (every one but those), and its
+        joins: the cards a move or a deal put on it -> :meth:`_join` (filled as met)."""
         packed = _packed(col, self._weights)
         if not col:
-            return packed, -1, -1, (), (), 0, 0, 0, 0, (), (), {}
+            return packed, -1, -1, (), (), 0, 0, 0, 0, (), {}
         top = col[-1]
-        row = self._rows.get(top)
-        if row is None:
-            row = self._rows[top] = tuple(self._land(col[-1:], card) for card in range(DOWN))
         if top & DOWN:
-            return packed, -2, -1, (), (), 0, 0, 0, 0, (), row, {}
+            return packed, -2, -1, (), (), 0, 0, 0, 0, (), {}
         same_suit = not self.rules.relaxed
         n = len(col)
         ace = (top & RANK_MASK) == 1
@@ -622,7 +619,7 @@ class SpiderSpace(Space[Node]):
                 kept_ranks |= 1 << entry[1]
         rank_index = (top & RANK_MASK) - 1
         return (packed, rank_index, top & SUIT_MASK, tuple(entries), pieces, 1 << rank_index,
-                ranks, kept_ranks, same, kept, row, {})
+                ranks, kept_ranks, same, kept, {})
 
     def _join(self, col: bytes, moved: bytes) -> tuple[bytes, int, int]:
         """``moved`` put on ``col`` (a run it completes cleared): the column after (its
