@@ -833,15 +833,22 @@ def test_a_probe_wins_deal_433_early_and_the_win_replays(
     117,912 positions, is won by a probe after 8,144; the moves replay under the real rules,
     and the answer is the same sliced."""
     game = engine.new_game("beleaguered-castle", 433)
+    solver = won_sliced_and_whole(game, 8_144)
+    switch_off(monkeypatch, "probes")
+    assert engine.solve(game, max_nodes=solver.nodes * 3).result == "unknown"
+
+
+def won_sliced_and_whole(game: Game, nodes: int) -> engine.Solver:
+    """Check that the game is won after ``nodes`` positions, that the moves replay under
+    the real rules, and that the answer is the same sliced; the sliced solver."""
     answer = engine.solve(game, budget_ms=600_000)
-    assert (answer.result, answer.nodes) == ("won", 8_144)
+    assert (answer.result, answer.nodes) == ("won", nodes)
     assert replays_to_win(game, answer.moves)
     solver = engine.Solver(game)
     while solver.step(5.0) is None:
         pass
     assert (solver.result, solver.nodes, solver.moves) == ("won", answer.nodes, answer.moves)
-    switch_off(monkeypatch, "probes")
-    assert engine.solve(game, max_nodes=answer.nodes * 3).result == "unknown"
+    return solver
 
 
 def test_a_probe_runs_a_piece_at_a_time_and_finds_what_it_finds_whole(
@@ -1059,13 +1066,7 @@ def test_follow_ups_win_deal_360_early_and_the_win_replays(
     best-first wins after 42,429 positions, is won by one after 21,808: its moves, those to
     that position and the follow-up's, replay under the real rules, sliced or whole."""
     game = engine.new_game("beleaguered-castle", 360)
-    answer = engine.solve(game, budget_ms=600_000)
-    assert (answer.result, answer.nodes) == ("won", 21_808)
-    assert replays_to_win(game, answer.moves)
-    solver = engine.Solver(game)
-    while solver.step(5.0) is None:
-        pass
-    assert (solver.result, solver.nodes, solver.moves) == ("won", answer.nodes, answer.moves)
+    solver = won_sliced_and_whole(game, 21_808)
     assert not solver.space._proofs.open  # type: ignore[attr-defined]
     monkeypatch.setattr(solve_castle, "FOLLOW_PROBES", 0)
     assert engine.solve(game, max_nodes=30_000).result == "unknown"
