@@ -35,6 +35,7 @@ first, and it can be stopped and resumed (:meth:`Relaxed.run`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import add
 
 from ..rules.cards import DOWN, KING, RANK_MASK
@@ -449,18 +450,9 @@ class Relaxed:
                 child(list(columns), rest, h, out_found, -1, taken)
             where = targets(card, -1)
             if where and _chain_follows(card, in_talon, homes[1], in_runs, homes[2]):
-                cls = card & _CLASS
-                after_talon = in_talon.copy()
-                after_talon[cls] -= 1
-                after_runs = in_runs.copy()
-                after_runs[cls] += 1
                 for d in where:  # placed, and covered at once
-                    cols = list(columns)
-                    cols[d] = cols[d] + bytes((card,))
-                    after = runs.copy()
-                    after[d] += 1
-                    out += self._covers(tuple(cols), rest, hl, d, homes, after_talon,
-                                        after_runs, after, taken, free, tops, empty)
+                    out += self._placed(columns, card, d, rest, hl, homes, in_talon,
+                                        in_runs, runs, taken, free, tops, empty)
         # runs, or parts of them, to another column
         for s, column in enumerate(columns):
             n, run = len(column), runs[s]
@@ -506,6 +498,26 @@ class Relaxed:
                 child(cols, talon, h, out, -1, taken)
         return out_found + out
 
+    def _placed(self, columns: Sequence[bytes], card: int, onto: int, rest: bytes,
+                hl: list[int], homes: tuple[list[int], list[int], list[int]],
+                in_talon: list[int], in_runs: list[int], runs: list[int],
+                taken: dict[int, list[int]], free: list[int], tops: dict[int, list[int]],
+                empty: int | None) -> list[Position]:
+        """The talon card ``card`` placed on column ``onto`` (``rest``: the talon after it;
+        the other arguments as :meth:`_covers` takes them, before the placement), covered
+        at once: :meth:`_covers` of the columns and counts after it."""
+        cls = card & _CLASS
+        after_talon = in_talon.copy()
+        after_talon[cls] -= 1
+        after_runs = in_runs.copy()
+        after_runs[cls] += 1
+        cols = list(columns)
+        cols[onto] = cols[onto] + bytes((card,))
+        after = runs.copy()
+        after[onto] += 1
+        return self._covers(tuple(cols), rest, hl, onto, homes, after_talon, after_runs,
+                            after, taken, free, tops, empty)
+
     def _covers(self, columns: tuple[bytes, ...], talon: bytes, hl: list[int], onto: int,
                 homes: tuple[list[int], list[int], list[int]], in_talon: list[int],
                 in_runs: list[int], runs: list[int], taken: dict[int, list[int]],
@@ -536,16 +548,8 @@ class Relaxed:
                 i = talon.index(card)
                 rest = talon[:i] + talon[i + 1:]
                 if _chain_follows(card, in_talon, low, in_runs, high):
-                    after_talon = in_talon.copy()
-                    after_talon[want] -= 1
-                    after_runs = in_runs.copy()
-                    after_runs[want] += 1
-                    cols = list(columns)
-                    cols[onto] = cols[onto] + bytes((card,))
-                    after = runs.copy()
-                    after[onto] += 1
-                    out += self._covers(tuple(cols), rest, hl, onto, homes, after_talon,
-                                        after_runs, after, taken, free, tops, empty)
+                    out += self._placed(columns, card, onto, rest, hl, homes, in_talon,
+                                        in_runs, runs, taken, free, tops, empty)
         if from_runs:
             memo = self._runs
             for s, column in enumerate(columns):
