@@ -330,7 +330,10 @@ class KlondikeSpace(Space[State]):
                 movables.append(0)
         home = _HOME[found[0]] | _HOME[found[1]] << 16 | _HOME[found[2]] << 32 | \
             _HOME[found[3]] << 48
-        in_talon = _ALL & ~in_column & ~home  # every card is in a column, the talon or home
+        # every card of a whole deck is in a column, the talon or home; a position of fewer
+        # cards (engine.from_position) counts the missing ones in the talon too, which only
+        # weakens the tests of use below (they allow more), never a move the rules allow
+        in_talon = _ALL & ~in_column & ~home
         # a chain of cards put on a card placed from the talon or a foundation ends on a
         # face-up column card or a foundation card above the Twos; it may go through talon
         # cards and foundation Aces and Twos (see _chain_follows)
@@ -508,7 +511,9 @@ class KlondikeSpace(Space[State]):
         while hits:
             low = hits & -hits
             hits ^= low
-            order.append(cards.index(low.bit_length() - 1))
+            card = low.bit_length() - 1
+            if card in cards:  # (not a card missing from the position)
+                order.append(cards.index(card))
         order.sort()
         for j in order:
             card = cards[j]
