@@ -269,12 +269,7 @@ class SpaceSearch:
                 if rescore is not None:
                     now = rescore(state, low)
                     if now > low:  # its score grew while it waited: back in its place
-                        bucket = buckets.get(now)
-                        if bucket is None:
-                            buckets[now] = [(now, key, state)]
-                            push(scores, now)
-                        else:
-                            bucket.append((now, key, state))
+                        join(buckets, scores, (now, key, state))
                         continue
                 nodes += 1
                 fresh.clear()
