@@ -75,6 +75,11 @@ SET_STORAGE_JS = """(items) => {
     for (const [key, value] of Object.entries(items)) localStorage.setItem(key, value);
 }"""
 CLOSE_DIALOGS_JS = "() => document.querySelectorAll('dialog[open]').forEach((d) => d.close())"
+# Two animation frames drawn (true), or false when none came within 5 s.
+FRAMES_JS = """() => new Promise((done) => {
+    requestAnimationFrame(() => requestAnimationFrame(() => done(true)));
+    setTimeout(() => done(false), 5000);
+})"""
 
 
 def expected_piles(game: engine.Game) -> dict[str, list[str]]:
@@ -178,6 +183,16 @@ class TablePage:
         return self.page.inner_text("#announce")
 
     # -- geometry --------------------------------------------------------------------
+
+    def settle(self) -> None:
+        """Wait until two frames are drawn, so a resize's or a class's layout is on the
+        page. Headless Chromium on a loaded machine once drew no frame for five minutes
+        after a viewport change; a screenshot makes it draw one."""
+        for _ in range(3):
+            if self.page.evaluate(FRAMES_JS):
+                return
+            self.page.screenshot()
+        raise AssertionError("the page drew no frame in 15 s, though its scripts ran")
 
     def card(self, pile: str, index: int):
         return self.page.locator(f'[data-pile="{pile}"] > [data-card]').nth(index)

@@ -78,7 +78,6 @@ GEOMETRY_JS = """(least) => {
     }
     return bad;
 }"""
-SETTLE_JS = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 CLASS_JS = "([name, on]) => document.documentElement.classList.toggle(name, on)"
 
 
@@ -130,7 +129,7 @@ def _sized(browser, base_url):
 
 def problems(table, width: int, height: int, least: int = 14) -> list[str]:
     table.page.set_viewport_size({"width": width, "height": height})
-    table.page.evaluate(SETTLE_JS)
+    table.settle()
     return table.page.evaluate(GEOMETRY_JS, least)
 
 
@@ -207,7 +206,7 @@ def test_every_covered_face_down_card_shows_its_back_at_every_size(sized, name):
     try:
         for width, height in SIZES:
             sized.page.set_viewport_size({"width": width, "height": height})
-            sized.page.evaluate(SETTLE_JS)
+            sized.settle()
             backs = sized.page.evaluate(BACKS_JS)
             assert backs, f"{width}x{height}: no covered face-down card"
             thin = [(p, i, round(px, 1)) for p, i, px in backs if px < 2 - 0.25]
@@ -226,7 +225,7 @@ def test_spiders_stock_and_runs_leave_the_columns_the_height(sized):
     sized.load(game)
     sized.close_dialogs()
     sized.page.set_viewport_size({"width": 1280, "height": 800})
-    sized.page.evaluate(SETTLE_JS)
+    sized.settle()
     table = sized.page.locator("#table").bounding_box()
     column = pile_box(sized, "t0")
     assert column["y"] - table["y"] <= 0.15 * table["height"]
@@ -242,18 +241,18 @@ def test_left_handed_mirrors_stock_and_foundations(sized, variant):
     sized.load(game)
     sized.close_dialogs()
     sized.page.set_viewport_size({"width": 390, "height": 844})
-    sized.page.evaluate(SETTLE_JS)
+    sized.settle()
     first = "r0" if variant == "doublets" else "t0"
     before = {p: pile_box(sized, p)["x"] for p in ("stock", "waste", "f0", first)
               if p in game.position()["piles"]}
     sized.page.evaluate(CLASS_JS, ["left-handed", True])
-    sized.page.evaluate(SETTLE_JS)
+    sized.settle()
     try:
         after = {p: pile_box(sized, p)["x"] for p in before}
         assert problems(sized, 390, 844) == []
         assert problems(sized, 1280, 800) == []
         sized.page.set_viewport_size({"width": 390, "height": 844})
-        sized.page.evaluate(SETTLE_JS)
+        sized.settle()
         assert after[first] == before[first]  # the columns keep their order
         other = "waste" if variant == "doublets" else "f0"  # each on the other side
         assert (before["stock"] < before[other]) != (after["stock"] < after[other])
@@ -268,7 +267,7 @@ def test_left_handed_mirrors_stock_and_foundations(sized, variant):
         else:
             sized.drag(move.src, sized.count(move.src) - move.count, move.dst)
         game.play(move)
-        sized.page.evaluate(SETTLE_JS)
+        sized.settle()
         sized.check(game)
     finally:
         sized.page.evaluate(CLASS_JS, ["left-handed", False])
