@@ -118,6 +118,11 @@ LAYER_RATIO = 8
 # moved through the empty rows as one step (_runs), each empty row doubles the cards a
 # step can carry
 LATE_EMPTY = 8
+# ... and a child made by a plain move of a card off a card one rank above it (onto another
+# such card, or into an empty row) this much further back, unless the card it uncovers is
+# one a foundation takes next: onto another such card the score stays as it was, so the
+# orderings would wander among such exchanges (docs/solver.md §9.28)
+LATE_SIDE = 16
 _TARGET = 0x40  # a card a foundation takes next, in layer_dead's rows
 # the relaxed game (Relaxed): once a search has expanded RELAX_AFTER positions, the root is
 # searched in it with the next k cards of each suit known, for each k of RELAX_KS in turn
@@ -723,8 +728,13 @@ class CastleSpace(Space[Node]):
             if b is None:
                 b = memo[grow] = row_score(grow, nexts)
             value = static - memo[src] - memo[dst] + a + b
-            append((value + step - late * (empties + (not row) - (not dst)) if late
-                    else value + step, ckey, (ckey, heights, steps, value, card)))
+            if late:
+                place = value + step - late * (empties + (not row) - (not dst))
+                if row and (row[-1] & 15) == (card & 15) + 1 and row[-1] not in nexts:
+                    place += LATE_SIDE  # a card taken off the one a rank above it
+                append((place, ckey, (ckey, heights, steps, value, card)))
+            else:
+                append((value + step, ckey, (ckey, heights, steps, value, card)))
         return None, False
 
 
