@@ -48,7 +48,9 @@ Three orderings take turns over one table of positions met (steps weighed 2, 1 a
 see :mod:`engine.solver.search`), joined after LAYER_AFTER positions by a deepest-first
 and a greedy one: different weights win on different deals, and a loss costs the same.
 After LAYER_AFTER positions, too, each empty row of a child puts it LATE_EMPTY further
-forward in the orderings (with the runs, an empty row doubles what a step can carry).
+forward in the orderings (with the runs, an empty row doubles what a step can carry), and a
+card taken off one a rank above it puts it LATE_SIDE further back (onto another such card
+it leaves the score nearly as it was, and the orderings would wander among such exchanges).
 The measurements behind these choices: docs/solver.md §9.
 
 Once a search has expanded PROBE_AFTER positions, every PROBE_EVERY positions a *probe*
