@@ -99,11 +99,11 @@ COVER_BIAS = 20
 # the relaxed game (klondike_relaxed.Relaxed, docs/solver.md §7.16): once a search has
 # expanded RELAX_AFTER positions, every RELAX_EVERY positions the root is searched on in
 # the relaxed game of k known cards a suit, for each k of RELAX_KS in turn (a relaxed win
-# passes on to the next k), RELAX_EVERY * RELAX_SHARE relaxed positions at a time
-RELAX_AFTER = 10_000
+# passes on to the next k), RELAX_EVERY * RELAX_SHARE relaxed positions at a time (§7.22)
+RELAX_AFTER = 5_000
 RELAX_EVERY = 256
-RELAX_KS = (2, 3)
-RELAX_SHARE = 1.0
+RELAX_KS = (3,)
+RELAX_SHARE = 2.0
 
 
 def talon(piles: tuple[Pile, ...] | list[Pile]) -> tuple[int, ...]:
