@@ -29,12 +29,14 @@ A relaxed position from which some foundation can provably never be completed is
 expanded (:meth:`Relaxed.dead`, the real game's dead test by rank and colour, docs/solver.md
 §7.18): it has no relaxed win, so the search stays complete.
 
-The search is depth first with a table of the relaxed positions met, foundation moves
-first, and it can be stopped and resumed (:meth:`Relaxed.run`).
+The search is depth first with a table of the relaxed positions met, in two orders taking
+turns (foundation moves first, and shuffled), and it can be stopped and resumed
+(:meth:`Relaxed.run`).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from operator import add
 
@@ -108,6 +110,10 @@ class Relaxed:
         start = (tuple(sorted(cols)), talon, self._heights(h))
         self._seen = {key(start)}
         self._stack = [start]
+        # run(): the second order's stack, its shuffles, whose turn it is
+        self._other: list[Position] = []
+        self._rng = random.Random(0)
+        self._turn = 0
 
     def form(self, piles: tuple[Pile, ...] | list[Pile]) -> Position:
         """The relaxed form of a real position (with the cards known from the start)."""
@@ -119,28 +125,46 @@ class Relaxed:
 
     def tables(self) -> list[Table]:
         """What it holds (for Space.release)."""
-        return [self._seen, self._stack, self._talons, self._founds, self._faces]
+        return [self._seen, self._stack, self._other, self._talons, self._founds, self._faces]
 
     def run(self, limit: int) -> tuple[bool | None, int]:
         """Search on for at most ``limit`` positions: True once a relaxed win is found, False
         once the relaxed game is searched to the end without one, None when the positions
-        ran out first; and the positions spent."""
-        seen, stack = self._seen, self._stack
+        ran out first; and the positions spent.
+
+        Two depth-first orders take turns over the one table of positions met: the children
+        as listed (foundation moves first), and a second stack, fed from the bottom of the
+        first (the oldest branch waiting) whenever it runs dry, that takes its children in
+        a shuffled order. Each position met is expanded once, by whichever stack holds it,
+        so a loss costs every relaxed position met, as with one order; a win comes from
+        whichever order finds one first (docs/solver.md §7.23)."""
+        seen, stack, other = self._seen, self._stack, self._other
+        shuffle = self._rng.shuffle
         spent = 0
-        while stack:
+        while stack or other:
             if spent >= limit:
                 return None, spent
-            position = stack.pop()
+            self._turn ^= 1
+            if self._turn and other or not stack:
+                own = other
+            else:
+                own = stack
+            position = own.pop()
             spent += 1
             if position[2] == _WON:
                 return True, spent
             if self.dead(position):
                 continue
-            for child in reversed(self.children(position)):
+            children = self.children(position)
+            if own is other:
+                shuffle(children)
+            for child in reversed(children):
                 ckey = key(child)
                 if ckey not in seen:
                     seen.add(ckey)
-                    stack.append(child)
+                    own.append(child)
+            if not other and len(stack) > 1:
+                other.append(stack.pop(0))
         return False, spent
 
     def dead(self, position: Position) -> bool:

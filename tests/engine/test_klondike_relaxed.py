@@ -166,7 +166,7 @@ def brute_force(game: Game, limit: int) -> bool | None:
     return _reachable(game, game.rules.is_won, limit)
 
 
-@pytest.mark.parametrize("k", [0, 2, 3])
+@pytest.mark.parametrize("k", [0, 2])
 def test_the_relaxed_search_answers_as_the_plain_relaxed_rules_and_never_below_the_real(
         k: int) -> None:
     """On random endgames, the relaxed search with its shortcuts (safe cards home at once,
@@ -251,6 +251,22 @@ def test_the_relaxed_game_proves_deals_lost_at_their_root(seed: int, k: int, mos
     test)."""
     answer, spent = Relaxed(root_piles(seed), k).run(most + 1)
     assert answer is False and spent == most
+
+
+@pytest.mark.parametrize(("seed", "two"), [(750, 325), (615, 521)])
+def test_the_second_order_finds_relaxed_wins_sooner(seed: int, two: int) -> None:
+    """Deals 750 and 615 (won): their relaxed games of 3 known cards a suit took 4,417
+    relaxed positions to a win with the listed order alone (615: none within 8,000), and take
+    ``two`` with the shuffled order taking turns; the same in slices of 7. (The losses above
+    cost what they cost with one order: each position met is expanded once either way.)"""
+    assert Relaxed(root_piles(seed), 3).run(two) == (True, two)
+    sliced, total = Relaxed(root_piles(seed), 3), 0
+    while True:
+        answer, used = sliced.run(7)
+        total += used
+        if answer is not None:
+            break
+    assert (answer, total) == (True, two)
 
 
 def test_the_relaxed_game_never_calls_a_winnable_deal_lost() -> None:
