@@ -570,7 +570,11 @@ class SpiderSpace(Space[Node]):
         its moves need (all of them, and those of the pruned pass), the bits of those that
         break a same-suit run, the moves of the pruned pass (every one but those), and its
         joins: the cards a move or a deal put on it -> :meth:`_join` (filled as met)."""
-        packed = _packed(col, self._weights)
+        w = self._weights
+        packs = self._column_scores
+        packed = packs.get(col)
+        if packed is None:
+            packed = packs[col] = _packed(col, w)
         if not col:
             return packed, -1, -1, (), (), 0, 0, 0, 0, (), {}
         top = col[-1]
@@ -580,17 +584,21 @@ class SpiderSpace(Space[Node]):
         n = len(col)
         ace = (top & RANK_MASK) == 1
         keep = self._same.setdefault
-        packs = self._column_scores
         entries = []
+        rest = packed  # the packed score of col[:-k], its cards' parts taken off one by one
         for k in range(1, n + 1):
             moved = col[-k]
             rank = moved & RANK_MASK
             suit = moved & SUIT_MASK
+            rest -= _part(col[-k - 1] if k < n else 0, moved, w)
             after = _flip(col[:-k])
             after = keep(after, after)  # (one copy of each column: SpiderSpace.expand)
             left = packs.get(after)
             if left is None:
-                left = packs[after] = _packed(after, self._weights)
+                # (a card turned over is loose: the card below it, if any, is face down)
+                left = packs[after] = (_OFFSET - w.empty if k == n else
+                                       rest - (1 << 16) + w.loose if col[-k - 1] & DOWN
+                                       else rest)
             if k == n:
                 entries.append((k, rank, suit, 40, _WHOLE, after, col[-k:], ace, left))
                 break
@@ -608,7 +616,7 @@ class SpiderSpace(Space[Node]):
                             ace, left))
             if same_suit:
                 break
-        pieces = _cuts(col) if same_suit and self._weights.through else ()
+        pieces = _cuts(col) if same_suit and w.through else ()
         kept = tuple(entry for entry in entries if entry[4] != _ON_SAME)
         ranks = kept_ranks = same = 0
         for entry in entries:
@@ -631,9 +639,21 @@ class SpiderSpace(Space[Node]):
             joined = _flip(joined[:-KING])
             gone = 1
         joined = self._same.setdefault(joined, joined)
-        packed = self._column_scores.get(joined)
+        packs = self._column_scores
+        packed = packs.get(joined)
         if packed is None:
-            packed = self._column_scores[joined] = _packed(joined, self._weights)
+            w = self._weights
+            if gone or not col:
+                packed = _packed(joined, w)
+            else:  # col's score and the parts of the cards put on it
+                packed = packs.get(col)
+                if packed is None:
+                    packed = packs[col] = _packed(col, w)
+                below = col[-1]
+                for card in moved:
+                    packed += _part(below, card, w)
+                    below = card
+            packs[joined] = packed
         return joined, packed, gone
 
     def through(self, cols: tuple[bytes, ...], onto: list[list[int]], empty: list[int],
@@ -663,6 +683,8 @@ class SpiderSpace(Space[Node]):
                         sources.append((s, cuts))
         for s, cuts in sources:
             src = cols[s]
+            if not empty and not onto[src[-cuts[0][6][0]] & RANK_MASK]:
+                continue  # the top piece, which waits in every cut, has no place (_parked)
             for k, whole, rank, suit, opens, base, pieces in cuts:
                 for d in onto[rank] + empty if empty else onto[rank]:
                     top = cols[d]
@@ -774,6 +796,15 @@ def _flip(col: bytes) -> bytes:
     if col and col[-1] & DOWN:
         return col[:-1] + _BYTE[col[-1] & _UP]
     return col
+
+
+def _part(below: int, card: int, w: Weights) -> int:
+    """What ``card`` on ``below`` (0: none) adds to :func:`_packed`'s sum."""
+    if card & DOWN:
+        return 1 << 16
+    if not below or below & DOWN or (below & RANK_MASK) != (card & RANK_MASK) + 1:
+        return w.loose
+    return w.other_suit if (below & SUIT_MASK) != (card & SUIT_MASK) else 0
 
 
 def _packed(col: bytes, w: Weights) -> int:
