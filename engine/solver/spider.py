@@ -186,6 +186,8 @@ class SpiderSpace(Space[Node]):
         self._same: dict[bytes, bytes] = {}  # a column made by a move -> its first copy
         self._pieces: dict[bytes, tuple[Cut, ...]] = {}  # column -> _cuts(column)
         self._info = _Columns(self._column)
+        self._lent: set[str] = set()  # the tables above that another space owns (_borrow)
+        self._twin: SpiderSpace | None = None  # the portfolio's second search's space
         self._dealt: dict[int, bytes] = {}  # stock size -> the cards its deal puts on t0..t9
         self._dealt_bytes: dict[int, tuple[bytes, ...]] = {}  # the same, a bytes each
         self._aces: dict[int, tuple[int, ...]] = {}  # the same: the columns it gives an Ace
@@ -203,15 +205,41 @@ class SpiderSpace(Space[Node]):
         pieces, self._pieces = self._pieces, {}
         same, self._same = self._same, {}
         info, self._info = self._info, _Columns(self._column)
-        return [scores, pieces, info, same]
+        lent, self._lent = self._lent, set()  # (their owner gives those back)
+        return [table for name, table in (("scores", scores), ("pieces", pieces),
+                                          ("info", info), ("same", same)) if name not in lent]
+
+    def _borrow(self, owner: SpiderSpace) -> None:
+        """Share ``owner``'s tables of columns rather than make them again: its first copy
+        of each column, and, where the two score a column alike (the same weights but for
+        the level cost and the run bonus, which :meth:`_column` does not use), what each
+        column offers. A portfolio's searches meet many of the same columns; one copy of
+        each is less memory to go through. The searches stay as they were: the tables
+        only remember what follows from a column alone."""
+        self._same = owner._same
+        self._lent = {"same"}
+        mine, theirs = self._weights, owner._weights
+        if (mine.loose, mine.other_suit, mine.empty, mine.through) == (
+                theirs.loose, theirs.other_suit, theirs.empty, theirs.through):
+            self._column_scores, self._pieces = owner._column_scores, owner._pieces
+            self._info = owner._info
+            self._lent |= {"scores", "pieces", "info"}
 
     def second(self) -> SpiderSpace | None:
         """The portfolio's second search: best-first with weights of its own."""
-        return SpiderSpace(self.rules, self._later[0]) if self._later else None
+        if not self._later:
+            return None
+        twin = self._twin = SpiderSpace(self.rules, self._later[0])
+        twin._borrow(self)
+        return twin
 
     def third(self) -> SpiderSpace | None:
         """The portfolio's third search, where it has one."""
-        return SpiderSpace(self.rules, self._later[1]) if len(self._later) > 1 else None
+        if len(self._later) < 2:
+            return None
+        space = SpiderSpace(self.rules, self._later[1])
+        space._borrow(self._twin or self)
+        return space
 
     def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:
         """The search's root: ``state`` as a :data:`Node` (the stock's cards kept aside)."""
