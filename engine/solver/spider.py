@@ -71,6 +71,7 @@ _OFFSET = 200  # keeps a column's packed score part positive (see _packed)
 _LEVELS = 11  # stock levels: 0..10 deals left (a dealt game has at most 5)
 _CUTS = itemgetter(4)  # of a column's info: its cuts (_cuts)
 _CUTS_OF = itemgetter(1)  # of (column index, its cuts)
+_ENDS = tuple(tuple((9 - s) << 12 | (9 - d) for d in range(COLUMNS)) for s in range(COLUMNS))
 _JOINS = itemgetter(10)  # of a column's info (SpiderSpace._column): cards put on it -> _join
 _JOINED, _JOINED_PACK, _JOINED_RUN = itemgetter(0), itemgetter(1), itemgetter(2)  # of a join
 
@@ -468,31 +469,29 @@ class SpiderSpace(Space[Node]):
             if not (info[ranked] & reach or empty and info[which]):
                 continue  # no card of this column has a place to go
             entries = info[which]
-            at = (9 - s) << 12
-            for k, rank, suit, base, kind, _, _, _, _ in entries:
-                dests = onto[rank]
-                low = at | (255 - k) << 4
-                for d in dests:
+            ends = _ENDS[s]  # (9 - s) << 12 | (9 - d) for each d
+            for _, rank, suit, _, kind, _, _, _, _, joined, other, into_empty in entries:
+                for d in onto[rank]:
                     if infos[d][2] == suit:
-                        add((base + 542 + k) << 16 | low | (9 - d))
+                        add(joined | ends[d])
                     elif pruned and kind == _ON_OTHER:
                         skipped = True  # from one other-suit card to another
                     else:
-                        add((base + 517) << 16 | low | (9 - d))
+                        add(other | ends[d])
                 if empty:
                     if kind == _WHOLE:
                         if pruned:
                             skipped = True  # a whole column into an empty one only renames it
                             continue
                         for d in empty:
-                            add(282 << 16 | low | (9 - d))  # -200 - 30
+                            add(into_empty | ends[d])  # (priority -200 - 30)
                     elif pruned:
-                        add((base + 482) << 16 | low | (9 - empty[0]))
+                        add(into_empty | ends[empty[0]])
                         if len(empty) > 1:
                             skipped = True  # one empty column stands for all
                     else:
                         for d in empty:
-                            add((base + 482) << 16 | low | (9 - d))
+                            add(into_empty | ends[d])
         big: dict[int, tuple[Move, ...]] = {}  # code -> macro of several moves (through)
         if through and not self.rules.relaxed:
             scored: list[tuple[int, ...]] = []
@@ -621,6 +620,8 @@ class SpiderSpace(Space[Node]):
             rest -= _part(col[-k - 1] if k < n else 0, moved, w)
             after = _flip(col[:-k])
             after = keep(after, after)  # (one copy of each column: SpiderSpace.expand)
+            # (the cards moved, one copy of each too: the joins' keys, _join, compare fast)
+            cards = _BYTE[moved] if k == 1 else keep(col[-k:], col[-k:])
             left = packs.get(after)
             if left is None:
                 # (a card turned over is loose: the card below it, if any, is face down)
@@ -628,22 +629,28 @@ class SpiderSpace(Space[Node]):
                                        rest - (1 << 16) + w.loose if col[-k - 1] & DOWN
                                        else rest)
             if k == n:
-                entries.append((k, rank, suit, 40, _WHOLE, after, col[-k:], ace, left))
+                entries.append((k, rank, suit, 40, _WHOLE, after, cards, ace, left))
                 break
             under = col[-k - 1]
             if under & DOWN:
-                entries.append((k, rank, suit, 50, _ON_DOWN, after, col[-k:], ace, left))
+                entries.append((k, rank, suit, 50, _ON_DOWN, after, cards, ace, left))
                 break
             if (under & RANK_MASK) != rank + 1:
-                entries.append((k, rank, suit, 0, _ON_LOOSE, after, col[-k:], ace, left))
+                entries.append((k, rank, suit, 0, _ON_LOOSE, after, cards, ace, left))
                 break
             if (under & SUIT_MASK) == suit:
-                entries.append((k, rank, suit, -60, _ON_SAME, after, col[-k:], ace, left))
+                entries.append((k, rank, suit, -60, _ON_SAME, after, cards, ace, left))
                 continue
-            entries.append((k, rank, suit, 0 if same_suit else -20, _ON_OTHER, after, col[-k:],
+            entries.append((k, rank, suit, 0 if same_suit else -20, _ON_OTHER, after, cards,
                             ace, left))
             if same_suit:
                 break
+        # each move's number but for its source and destination (see expand): onto a card of
+        # its suit, onto another card, into an empty column
+        entries = [(*entry, (entry[3] + 542 + entry[0]) << 16 | (255 - entry[0]) << 4,
+                    (entry[3] + 517) << 16 | (255 - entry[0]) << 4,
+                    (282 if entry[4] == _WHOLE else entry[3] + 482) << 16
+                    | (255 - entry[0]) << 4) for entry in entries]
         pieces = _cuts(col) if same_suit and w.through else ()
         kept = tuple(entry for entry in entries if entry[4] != _ON_SAME)
         ranks = kept_ranks = same = 0
