@@ -67,11 +67,11 @@ Node = tuple[tuple[bytes, ...], int, int]
 Cut = tuple[int, bool, int, int, bool, int, tuple[int, ...]]
 _UP = ~DOWN & 0xFF
 _BYTE = [bytes((i,)) for i in range(256)]
-_OFFSET = 200  # keeps a column's packed score part positive (see _packed)
 _LEVELS = 11  # stock levels: 0..10 deals left (a dealt game has at most 5)
 _CUTS = itemgetter(4)  # of a column's info: its cuts (_cuts)
 _CUTS_OF = itemgetter(1)  # of (column index, its cuts)
 _ENDS = tuple(tuple((9 - s) << 12 | (9 - d) for d in range(COLUMNS)) for s in range(COLUMNS))
+_NO_TOP, _DOWN_TOP = 14, 15  # a column's top's rank index (_column) when empty, face down
 _JOINS = itemgetter(10)  # of a column's info (SpiderSpace._column): cards put on it -> _join
 _JOINED, _JOINED_PACK, _JOINED_RUN = itemgetter(0), itemgetter(1), itemgetter(2)  # of a join
 
@@ -220,8 +220,8 @@ class SpiderSpace(Space[Node]):
         self._same = owner._same
         self._lent = {"same"}
         mine, theirs = self._weights, owner._weights
-        if (mine.loose, mine.other_suit, mine.empty, mine.through) == (
-                theirs.loose, theirs.other_suit, theirs.empty, theirs.through):
+        if (mine.down, mine.loose, mine.other_suit, mine.empty, mine.through) == (
+                theirs.down, theirs.loose, theirs.other_suit, theirs.empty, theirs.through):
             self._column_scores, self._pieces = owner._column_scores, owner._pieces
             self._info = owner._info
             self._lent |= {"scores", "pieces", "info"}
@@ -268,10 +268,10 @@ class SpiderSpace(Space[Node]):
         for col in node[0]:
             value = memo.get(col)
             if value is None:
-                value = memo[col] = _packed(col, w)
+                value = memo[col] = _column_score(col, w)
             total += value
         stock = node[1]
-        score = (total & 0xFFFF) - COLUMNS * _OFFSET + (total >> 16) * w.down + stock * w.stock
+        score = total + stock * w.stock
         if w.quota:
             level = stock // COLUMNS
             score += self._level_nodes[level] // self._quotas[level]
@@ -294,8 +294,7 @@ class SpiderSpace(Space[Node]):
         except KeyError:
             return self.score(node)
         w = self._weights
-        return ((total & 0xFFFF) - COLUMNS * _OFFSET + (total >> 16) * w.down
-                + node[1] * w.stock + self._level_nodes[level] // self._quotas[level]
+        return (total + node[1] * w.stock + self._level_nodes[level] // self._quotas[level]
                 - w.run * node[2] + (self._ahead(node, w.ahead) if w.ahead else 0))
 
     def _ahead(self, node: Node, weight: int) -> int:
@@ -436,7 +435,7 @@ class SpiderSpace(Space[Node]):
         columns swapped. The macros of :meth:`through` go the slow way."""
         w = self._weights
         # (the weights as locals: a named tuple's field is a slow attribute)
-        down, _, _, _, per_stock, quota, promising_first, through, look, run, _, _ = w
+        _, _, _, _, per_stock, quota, promising_first, through, look, run, _, _ = w
         cols, stock, cleared = node
         levels = self._level_nodes
         quotas = self._quotas
@@ -447,14 +446,14 @@ class SpiderSpace(Space[Node]):
         total = 0
         reach = 0  # bit r set: some column takes a card of rank index r (onto[r])
         breaks = 0  # bit r set: a card of rank index r may break a same-suit run
-        onto: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], []]
+        # (slots 14 and 15 gather the empty and face-down columns, which take no card)
+        onto: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
         d = 0
         for packed, top, _, _, _, bit, _, _, same, _, _ in infos:
             total += packed
-            if bit:
-                onto[top].append(d)
-                reach |= bit
-                breaks |= same
+            onto[top].append(d)
+            reach |= bit
+            breaks |= same
             d += 1
         empty = [d for d in range(COLUMNS) if not cols[d]] if b"" in cols else []
         # moves as numbers, (priority + 512) << 16 | (9 - src) << 12 | (255 - count) << 4 |
@@ -505,7 +504,6 @@ class SpiderSpace(Space[Node]):
                 add(code)
                 big[code] = macros[index]
         codes.sort(reverse=not promising_first)
-        offset = COLUMNS * _OFFSET
         if stock >= COLUMNS and not empty:
             # each column with its dealt card, by the columns' infos' joins (one per card)
             cards = self._dealt_bytes[stock]
@@ -524,7 +522,7 @@ class SpiderSpace(Space[Node]):
                 parent[ckey] = (key, (DEAL,)) if links else key
                 if gone >= 8:
                     return ckey, skipped
-                base = (t & 0xFFFF) + (t >> 16) * down + rest * per_stock - offset - run * gone + (
+                base = t + rest * per_stock - run * gone + (
                     self._ahead(child, look) if look else 0)
                 fresh.append((base + (levels[rest // COLUMNS] // quotas[rest // COLUMNS]
                                       if quota else 0),
@@ -532,7 +530,7 @@ class SpiderSpace(Space[Node]):
         packs = self._column_scores
         same_col = self._same.setdefault
         weights = w
-        plain = stock * per_stock + (levels[level] // quotas[level] if quota else 0) - offset - (
+        plain = stock * per_stock + (levels[level] // quotas[level] if quota else 0) - (
             run * cleared)
         ahead = look if stock >= COLUMNS else 0
         if ahead:
@@ -551,7 +549,7 @@ class SpiderSpace(Space[Node]):
                 left = same_col(left, left)
                 moved = packs.get(left)
                 if moved is None:
-                    moved = packs[left] = _packed(left, weights)
+                    moved = packs[left] = _column_score(left, weights)
                 entry = (0, 0, 0, 0, 0, left, src[-k:], 0, moved)
             else:
                 entry = infos[s][3][k - 1]
@@ -577,7 +575,7 @@ class SpiderSpace(Space[Node]):
             if gone >= 8:
                 return ckey, skipped
             t = total - infos[s][0] - infos[d][0] + entry[8] + join[1]
-            score = (t & 0xFFFF) + (t >> 16) * down + plain
+            score = t + plain
             if gone != cleared:
                 score -= run
             if ahead:
@@ -587,32 +585,34 @@ class SpiderSpace(Space[Node]):
         return None, skipped
 
     def _column(self, col: bytes) -> tuple[Any, ...]:
-        """What :meth:`expand` needs of a column: its packed score (:func:`_packed`), the
-        rank index of :meth:`steps`' ``onto`` its top card takes (-1: empty, -2: face
-        down), its top card's suit, for each count of its movable cards (1 up) ``(count,
-        rank index, suit, priority from the source, what the move leaves on top (_ON_*),
-        the column after, the cards moved, whether the top card is an Ace, the packed
-        score of the column after)``, its cuts (:func:`_cuts`, for the macros), the bit of
-        its rank index in ``onto`` (0 if it takes no card), the bits of the rank indexes
-        its moves need (all of them, and those of the pruned pass), the bits of those that
-        break a same-suit run, the moves of the pruned pass (every one but those), and its
-        joins: the cards a move or a deal put on it -> :meth:`_join` (filled as met)."""
+        """What :meth:`expand` needs of a column: its part of the score (:func:`_column_score`), the
+        rank index of :meth:`steps`' ``onto`` its top card takes (_NO_TOP: empty,
+        _DOWN_TOP: face down), its top card's suit, for each count of its movable cards (1
+        up) ``(count, rank index, suit, priority from the source, what the move leaves on
+        top (_ON_*), the column after, the cards moved, whether the top card is an Ace, the
+        score part of the column after, and the move's number (expand) but for its
+        columns onto a card of its suit, onto another card and into an empty column)``,
+        its cuts (:func:`_cuts`, for the macros), the bit of its rank index in ``onto`` (0
+        if it takes no card), the bits of the rank indexes its moves need (all of them, and
+        those of the pruned pass), the bits of those that break a same-suit run, the moves
+        of the pruned pass (every one but those), and its joins: the cards a move or a deal
+        put on it -> :meth:`_join` (filled as met)."""
         w = self._weights
         packs = self._column_scores
         packed = packs.get(col)
         if packed is None:
-            packed = packs[col] = _packed(col, w)
+            packed = packs[col] = _column_score(col, w)
         if not col:
-            return packed, -1, -1, (), (), 0, 0, 0, 0, (), {}
+            return packed, _NO_TOP, -1, (), (), 0, 0, 0, 0, (), {}
         top = col[-1]
         if top & DOWN:
-            return packed, -2, -1, (), (), 0, 0, 0, 0, (), {}
+            return packed, _DOWN_TOP, -1, (), (), 0, 0, 0, 0, (), {}
         same_suit = not self.rules.relaxed
         n = len(col)
         ace = (top & RANK_MASK) == 1
         keep = self._same.setdefault
         entries = []
-        rest = packed  # the packed score of col[:-k], its cards' parts taken off one by one
+        rest = packed  # the score part of col[:-k], its cards' parts taken off one by one
         for k in range(1, n + 1):
             moved = col[-k]
             rank = moved & RANK_MASK
@@ -625,8 +625,8 @@ class SpiderSpace(Space[Node]):
             left = packs.get(after)
             if left is None:
                 # (a card turned over is loose: the card below it, if any, is face down)
-                left = packs[after] = (_OFFSET - w.empty if k == n else
-                                       rest - (1 << 16) + w.loose if col[-k - 1] & DOWN
+                left = packs[after] = (-w.empty if k == n else
+                                       rest - w.down + w.loose if col[-k - 1] & DOWN
                                        else rest)
             if k == n:
                 entries.append((k, rank, suit, 40, _WHOLE, after, cards, ace, left))
@@ -666,8 +666,9 @@ class SpiderSpace(Space[Node]):
 
     def _join(self, col: bytes, moved: bytes) -> tuple[bytes, int, int]:
         """``moved`` put on ``col`` (a run it completes cleared): the column after (its
-        first copy), its packed score (:func:`_packed`), and 1 if a run was cleared, else 0.
-        :meth:`expand` keeps it by destination column (its info's last part) and cards."""
+        first copy), its part of the score (:func:`_column_score`), and 1 if a run was
+        cleared, else 0. :meth:`expand` keeps it by destination column (its info's last
+        part) and cards."""
         joined = col + moved
         gone = 0
         if (moved[-1] & RANK_MASK) == 1 and joined[-KING:] in self._runs:
@@ -679,11 +680,11 @@ class SpiderSpace(Space[Node]):
         if packed is None:
             w = self._weights
             if gone or not col:
-                packed = _packed(joined, w)
+                packed = _column_score(joined, w)
             else:  # col's score and the parts of the cards put on it
                 packed = packs.get(col)
                 if packed is None:
-                    packed = packs[col] = _packed(col, w)
+                    packed = packs[col] = _column_score(col, w)
                 below = col[-1]
                 for card in moved:
                     packed += _part(below, card, w)
@@ -834,31 +835,31 @@ def _flip(col: bytes) -> bytes:
 
 
 def _part(below: int, card: int, w: Weights) -> int:
-    """What ``card`` on ``below`` (0: none) adds to :func:`_packed`'s sum."""
+    """What ``card`` on ``below`` (0: none) adds to :func:`_column_score`'s sum."""
     if card & DOWN:
-        return 1 << 16
+        return w.down
     if not below or below & DOWN or (below & RANK_MASK) != (card & RANK_MASK) + 1:
         return w.loose
     return w.other_suit if (below & SUIT_MASK) != (card & SUIT_MASK) else 0
 
 
-def _packed(col: bytes, w: Weights) -> int:
-    """A column's score without its face-down cards, plus :data:`_OFFSET`, and the number
-    of its face-down cards shifted left 16 bits: one sum over the columns adds up both."""
+def _column_score(col: bytes, w: Weights) -> int:
+    """A column's part of the score: its face-down cards, its face-up cards not on their
+    same-suit successor, less an empty column's worth (the sum of :func:`_part` over its
+    cards)."""
     if not col:
-        return _OFFSET - w.empty
-    total = _OFFSET
-    downs = 0
+        return -w.empty
+    total = 0
     below = 0
     for card in col:
         if card & DOWN:
-            downs += 1
+            total += w.down
         elif not below or below & DOWN or (below & RANK_MASK) != (card & RANK_MASK) + 1:
             total += w.loose
         elif (below & SUIT_MASK) != (card & SUIT_MASK):
             total += w.other_suit
         below = card
-    return total + (downs << 16)
+    return total
 
 
 def space(rules: SpiderRules) -> SpiderSpace:
