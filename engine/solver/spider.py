@@ -73,7 +73,6 @@ _CUTS_OF = itemgetter(1)  # of (column index, its cuts)
 _ENDS = tuple(tuple((9 - s) << 12 | (9 - d) for d in range(COLUMNS)) for s in range(COLUMNS))
 _NO_TOP, _DOWN_TOP = 14, 15  # a column's top's rank index (_column) when empty, face down
 _JOINS = itemgetter(10)  # of a column's info (SpiderSpace._column): cards put on it -> _join
-_JOINED, _JOINED_PACK, _JOINED_RUN = itemgetter(0), itemgetter(1), itemgetter(2)  # of a join
 
 
 class _MoveTable(dict):
@@ -455,7 +454,7 @@ class SpiderSpace(Space[Node]):
             reach |= bit
             breaks |= same
             d += 1
-        empty = [d for d in range(COLUMNS) if not cols[d]] if b"" in cols else []
+        empty = onto[_NO_TOP]  # the empty columns
         # moves as numbers, (priority + 512) << 16 | (9 - src) << 12 | (255 - count) << 4 |
         # (9 - dst): sorted as steps sorts (priority, -src, -count, -dst)
         codes: list[int] = []
@@ -503,7 +502,8 @@ class SpiderSpace(Space[Node]):
                 code = (priority + 512) << 16 | (9 + s) << 12 | (255 + k) << 4 | (9 + d)
                 add(code)
                 big[code] = macros[index]
-        codes.sort(reverse=not promising_first)
+        if len(codes) > 1:
+            codes.sort(reverse=not promising_first)
         if stock >= COLUMNS and not empty:
             # each column with its dealt card, by the columns' infos' joins (one per card)
             cards = self._dealt_bytes[stock]
@@ -512,14 +512,19 @@ class SpiderSpace(Space[Node]):
                 for i in range(COLUMNS):
                     if joins[i] is None:
                         joins[i] = infos[i][10][cards[i]] = self._join(cols[i], cards[i])
-            dealt_cols = tuple(map(_JOINED, joins))
-            t = sum(map(_JOINED_PACK, joins))
-            gone = cleared + sum(map(_JOINED_RUN, joins)) if self._aces[stock] else cleared
+            dealt_cols, parts, runs = zip(*joins, strict=True)
+            gone = cleared + sum(runs) if self._aces[stock] else cleared
             rest = stock - COLUMNS
             child = (dealt_cols, rest, gone)
             ckey = child if rest else tuple(sorted(dealt_cols))
-            if ckey not in parent:
-                parent[ckey] = (key, (DEAL,)) if links else key
+            size = len(parent)  # (new when the table grows: one lookup)
+            if links:
+                if ckey not in parent:
+                    parent[ckey] = (key, (DEAL,))
+            else:
+                parent.setdefault(ckey, key)
+            if len(parent) != size:
+                t = sum(parts)
                 if gone >= 8:
                     return ckey, skipped
                 base = t + rest * per_stock - run * gone + (
