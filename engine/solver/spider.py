@@ -68,8 +68,6 @@ Cut = tuple[int, bool, int, int, bool, int, tuple[int, ...]]
 _UP = ~DOWN & 0xFF
 _BYTE = [bytes((i,)) for i in range(256)]
 _LEVELS = 11  # stock levels: 0..10 deals left (a dealt game has at most 5)
-_CUTS = itemgetter(4)  # of a column's info: its cuts (_cuts)
-_CUTS_OF = itemgetter(1)  # of (column index, its cuts)
 _ENDS = tuple(tuple((9 - s) << 12 | (9 - d) for d in range(COLUMNS)) for s in range(COLUMNS))
 _NO_TOP, _DOWN_TOP = 14, 15  # a column's top's rank index (_column) when empty, face down
 _JOINS = itemgetter(10)  # of a column's info (SpiderSpace._column): cards put on it -> _join
@@ -447,13 +445,24 @@ class SpiderSpace(Space[Node]):
         breaks = 0  # bit r set: a card of rank index r may break a same-suit run
         # (slots 14 and 15 gather the empty and face-down columns, which take no card)
         onto: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
+        multi: list[tuple[int, tuple[Cut, ...]]] = []  # the columns with cuts (_cuts)
         d = 0
-        for packed, top, _, _, _, bit, _, _, same, _, _ in infos:
-            total += packed
-            onto[top].append(d)
-            reach |= bit
-            breaks |= same
-            d += 1
+        if through:  # (the same loop, gathering the columns with cuts for the macros)
+            for packed, top, _, _, cuts, bit, _, _, same, _, _ in infos:
+                total += packed
+                onto[top].append(d)
+                reach |= bit
+                breaks |= same
+                if cuts:
+                    multi.append((d, cuts))
+                d += 1
+        else:
+            for packed, top, _, _, _, bit, _, _, same, _, _ in infos:
+                total += packed
+                onto[top].append(d)
+                reach |= bit
+                breaks |= same
+                d += 1
         empty = onto[_NO_TOP]  # the empty columns
         # moves as numbers, (priority + 512) << 16 | (9 - src) << 12 | (255 - count) << 4 |
         # (9 - dst): sorted as steps sorts (priority, -src, -count, -dst)
@@ -494,7 +503,6 @@ class SpiderSpace(Space[Node]):
         if through and not self.rules.relaxed:
             scored: list[tuple[int, ...]] = []
             macros: list[tuple[Move, ...]] = []
-            multi = list(filter(_CUTS_OF, enumerate(map(_CUTS, infos))))
             if multi:
                 skipped = self.through(cols, onto, empty, pruned, scored, macros,
                                        multi) or skipped
