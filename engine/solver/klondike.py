@@ -80,6 +80,7 @@ from ..rules.cards import DOWN, KING, RANK_MASK
 from ..rules.klondike import COLUMNS, F0, STOCK, TURN, WASTE, KlondikeRules, alternating_run
 from ..rules.moves import Move
 from ..rules.state import Pile, State
+from .klondike_dives import Dives
 from .klondike_relaxed import Relaxed
 from .proofs import RootProofs
 from .space import Child, Fresh, Macro, Space, Table
@@ -104,6 +105,15 @@ RELAX_AFTER = 5_000
 RELAX_EVERY = 256
 RELAX_KS = (3,)
 RELAX_SHARE = 2.0
+# dives (klondike_dives.Dives, docs/solver.md §7.25): once a search has expanded DIVE_AFTER
+# positions, every DIVE_EVERY positions the root's dives go on for DIVE_EVERY * DIVE_SHARE
+# positions of their own; each dive at most DIVE_LIMIT positions, dive i's jitter
+# DIVE_JITTERS[i % len(DIVE_JITTERS)]
+DIVE_AFTER = 5_000
+DIVE_EVERY = 32
+DIVE_SHARE = 1.0
+DIVE_LIMIT = 200
+DIVE_JITTERS = (60,)
 
 
 def talon(piles: tuple[Pile, ...] | list[Pile]) -> tuple[int, ...]:
@@ -179,11 +189,17 @@ class KlondikeSpace(Space[State]):
         self._root: tuple[Pile, ...] | None = None
         self._expanded = 0
         self._proofs = RootProofs(len(RELAX_KS), self._relaxed_game)
+        # the dives from the root (see _dive): on or off, the moves that settled the root,
+        # the dives once started
+        self.dives = True
+        self._root_auto: Macro = ()
+        self._dives: Dives | None = None
 
     def release(self) -> list[Table]:
         tables = [self._scores, self._columns, self._partial]
         self._scores, self._columns, self._partial = {}, {}, {}
-        return tables + self._proofs.release()
+        dives, self._dives, self.dives = self._dives, None, False
+        return tables + self._proofs.release() + (dives.tables() if dives else [])
 
     def _relaxed_game(self, i: int) -> Relaxed:
         """The root's relaxed game of the i-th k of RELAX_KS."""
@@ -196,6 +212,19 @@ class KlondikeSpace(Space[State]):
         without a win proves the root lost (:attr:`lost`)."""
         if self._root is not None and self._proofs.go(RELAX_EVERY * RELAX_SHARE):
             self.lost = True
+
+    def _dive(self) -> None:
+        """Dive on from the root with DIVE_SHARE of the positions the search expanded since:
+        a dive's win is the answer (:attr:`found`)."""
+        if self._root is None:
+            return
+        if self._dives is None:
+            space = KlondikeSpace(self.rules, (self._down, self._up, self._talon, self._empty))
+            space.covers, space.cover_bias = self.covers, self.cover_bias
+            space.relax = space.dives = False
+            self._dives = Dives(space, State(self._root), self._root_auto, DIVE_LIMIT,
+                                DIVE_JITTERS)
+        self.found = self._dives.go(DIVE_EVERY * DIVE_SHARE)
 
     def key(self, state: State) -> bytes:
         """Sorted columns, then the talon in turning order."""
@@ -234,6 +263,7 @@ class KlondikeSpace(Space[State]):
         piles = list(state.piles)
         moves = self._settle(piles)
         self._root = tuple(piles)
+        self._root_auto = tuple(moves)
         return (tuple(moves), State(tuple(piles))) if moves else ((), state)
 
     def _settle(self, piles: list[Pile], talon_bits: int = -1) -> list[Move]:
@@ -569,12 +599,17 @@ class KlondikeSpace(Space[State]):
         worse in the first ordering: the cover's gain counts as if it came a step later.
         Not the root's children: they wait in every ordering, each scored by :meth:`score`
         alone (see the search), whatever the number of orderings."""
-        if parent[key] is not None and self.relax:
+        if parent[key] is not None and (self.relax or self.dives):
             self._expanded += 1
-            if self._expanded % RELAX_EVERY == 0 and self._expanded > RELAX_AFTER and \
+            expanded = self._expanded
+            if self.relax and expanded % RELAX_EVERY == 0 and expanded > RELAX_AFTER and \
                     self._proofs.open:
                 self._relax()
                 if self.lost:
+                    return None, False
+            if self.dives and expanded % DIVE_EVERY == 0 and expanded > DIVE_AFTER:
+                self._dive()
+                if self.found:
                     return None, False
         children, biases, skipped = self.ordered_steps(node, pruned)
         if queue != 0 or parent[key] is None:
@@ -732,7 +767,7 @@ def daily_space(rules: KlondikeRules) -> KlondikeSpace:
     talon cards go to a column bare (docs/solver.md §13.3)."""
     daily = KlondikeSpace(rules)
     daily.covers = False
-    daily.relax = False
+    daily.relax = daily.dives = False
     return daily
 
 
