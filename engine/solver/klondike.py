@@ -62,6 +62,11 @@ After RELAX_AFTER positions the root is also searched, as many positions at a ti
 alone: every real line is a relaxed line, so a relaxed game with no win proves the deal lost
 (:attr:`lost`); until then the search goes on as if it were not there (docs/solver.md §7.16).
 
+After DIVE_AFTER positions the root is also searched by *dives* (:mod:`.klondike_dives`):
+short depth-first searches, each in a jittered order of its own, as many positions as the
+search's; a dive's win is the answer (:attr:`found`), and the search goes on as if they were
+not there (docs/solver.md §7.25).
+
 After LATER_AFTER positions a second ordering, depth first, takes one turn in four over
 the same table of positions met (a loss costs the same positions; docs/solver.md §7.12).
 
@@ -112,8 +117,8 @@ RELAX_SHARE = 2.0
 DIVE_AFTER = 5_000
 DIVE_EVERY = 32
 DIVE_SHARE = 1.0
-DIVE_LIMIT = 200
-DIVE_JITTERS = (60,)
+DIVE_LIMIT = 100
+DIVE_JITTERS = (80,)
 
 
 def talon(piles: tuple[Pile, ...] | list[Pile]) -> tuple[int, ...]:
