@@ -54,7 +54,7 @@ from .passes import SpaceSearch
 from .space import Space, Table
 from .spaces import space_for
 
-# States a portfolio's two searches expand in a round, times their shares (Solver)
+# States each of a portfolio's searches expands in a round, times their shares (Solver)
 _ROUND = 256
 
 
@@ -83,8 +83,8 @@ class Solver:
     A space may ask for a *portfolio* (:attr:`Space.second_after`): once the first search
     has expanded that many states, a second one from the root with a table of its own
     (depth-first, or best-first in another space: :meth:`Space.second`) takes turns with
-    it, in rounds of positions (:attr:`Space.second_share`); with a third share, a third
-    search in the space of :meth:`Space.third` takes its turn in each round too.
+    it, in rounds of positions (:attr:`Space.second_share`); with more shares, a search
+    in each space :meth:`Space.further` gives takes its turn in each round too.
     Any answers for all: each is complete on its own, so either proves a loss, and a
     win replays whoever found it. The turns go by the positions each has expanded, never
     by time, so the answer does not depend on the slicing.
@@ -101,7 +101,7 @@ class Solver:
         self.moves: list[Move] = []
         self._search = SpaceSearch(self.space, self.start)
         self._second: SpaceSearch | None = None  # the portfolio's second search, once on
-        self._third: SpaceSearch | None = None  # and its third, where it has one
+        self._later: list[SpaceSearch] = []  # and its third and further ones, if any
         self._check()
 
     @property
@@ -110,7 +110,7 @@ class Solver:
         return sum(search.nodes for search in self._searches())
 
     def _searches(self) -> list[SpaceSearch]:
-        return [s for s in (self._search, self._second, self._third) if s is not None]
+        return [s for s in (self._search, self._second) if s is not None] + self._later
 
     def _check(self) -> None:
         for search in self._searches():
@@ -140,9 +140,8 @@ class Solver:
         if second is None:
             other = self.space.second()
             second = self._second = SpaceSearch(other or self.space, self.start, deep=other is None)
-            third = self.space.third() if len(self.space.second_share) > 2 else None
-            if third is not None:
-                self._third = SpaceSearch(third, self.start)
+            more = self.space.further()[:len(self.space.second_share) - 2]
+            self._later = [SpaceSearch(space, self.start) for space in more]
         searches = self._searches()
         done = [first.nodes - after] + [search.nodes for search in searches[1:]]
         shares = self.space.second_share

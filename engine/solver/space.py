@@ -54,7 +54,7 @@ class Space(Generic[N]):
     # a portfolio (see Solver): after this many positions a second search from the root
     # with a table of its own (depth-first in this space, or best-first in the space
     # ``second()`` gives) takes turns with the first, in this ratio of positions (first,
-    # second; a third share: a third search, in the space ``third()`` gives); None: one
+    # second; more shares: a search in each space ``further()`` gives, in turn); None: one
     # search
     second_after: int | None = None
     second_share: tuple[int, ...] = (1, 1)
@@ -122,10 +122,11 @@ class Space(Generic[N]):
         made when that search starts; None: this space, searched depth-first."""
         return None
 
-    def third(self) -> Space[Any] | None:
-        """The space of a portfolio's third search, best-first, where :attr:`second_share`
-        has a third share (made when the second search starts)."""
-        return None
+    def further(self) -> list[Space[Any]]:
+        """The spaces of a portfolio's third search and those after it, best-first, one for
+        each share of :attr:`second_share` past the second (made when the second search
+        starts)."""
+        return []
 
 
 class MoveSpace(Space[State]):

@@ -38,7 +38,8 @@ piece, the upper pieces waiting on other columns. Four-suit Spider searches with
 a second search of a portfolio (:data:`PORTFOLIOS`): the search without them expands its
 first positions alone, then the two take turns, each with a table of its own, and with a
 third search, the second's twin but for the level cost of its waiting positions, which it
-brings up to date while the stock lasts (``Weights.recost``).
+brings up to date while the stock lasts (``Weights.recost``), and a fourth, the third's twin
+but for the order among equal scores (the most promising move last).
 
 The complete pass takes every legal move as well, so a "lost" answer is sound: the
 macros, the score and the order only decide which positions come first. The pruned pass
@@ -146,16 +147,20 @@ DAILY_WEIGHTS = {
 }
 # A portfolio (docs/solver.md §8.10): the positions the search of WEIGHTS expands alone
 # (as many as the page's watch of a position may: what it settles stays as it was), then
-# the shares of positions (its own, the second's, the third's) of the rounds in which a
+# the shares of positions (its own, then each later search's) of the rounds in which a
 # second search, best-first with the first weights here (the macro steps, a level cost
 # every 30 positions, 40 points off per run cleared, a card on an other-suit successor
 # charged 4: docs/solver.md §8.11, §8.12; a level cost only every 120 positions once the
 # stock is out: §8.14) and a table of its own, and a third search, the same but with the
 # level cost of a waiting position brought up to date while the stock lasts (§8.16),
-# take turns with it
+# take turns with it, and a fourth, as the third but searching the most promising moves
+# last among equal scores (§8.19); past its first positions the first search has a share
+# of 1 to the others' 3 each
 _SECOND = Weights(6, 3, 4, 6, 0, 30, through=True, run=40, last_quota=120)
 PORTFOLIOS: dict[tuple[int, bool], tuple[int, tuple[int, ...], tuple[Weights, ...]]] = {
-    (4, False): (20_000, (1, 1, 1), (_SECOND, _SECOND._replace(recost=True))),
+    (4, False): (20_000, (1, 3, 3, 3), (
+        _SECOND, _SECOND._replace(recost=True),
+        _SECOND._replace(recost=True, promising_first=False))),
 }
 
 
@@ -231,13 +236,12 @@ class SpiderSpace(Space[Node]):
         twin._borrow(self)
         return twin
 
-    def third(self) -> SpiderSpace | None:
-        """The portfolio's third search, where it has one."""
-        if len(self._later) < 2:
-            return None
-        space = SpiderSpace(self.rules, self._later[1])
-        space._borrow(self._twin or self)
-        return space
+    def further(self) -> list[SpiderSpace]:
+        """The portfolio's third search and those after it, where it has them."""
+        spaces = [SpiderSpace(self.rules, weights) for weights in self._later[1:]]
+        for space in spaces:
+            space._borrow(self._twin or self)
+        return spaces
 
     def settle(self, state: State) -> tuple[tuple[Move, ...], Node]:
         """The search's root: ``state`` as a :data:`Node` (the stock's cards kept aside)."""

@@ -418,7 +418,7 @@ def test_the_portfolio_searches_alone_first_as_the_search_without_macros() -> No
     what it found within them (the shipped winnable list, the ratings, the worker's watch
     of 20,000 positions) stays: deal 16 is won after the same 19,025 positions with the
     same moves, and no second search was started. The daily's space has no portfolio."""
-    after, _, (second, third) = PORTFOLIOS[4, False]
+    after, _, (second, *_) = PORTFOLIOS[4, False]
     assert not WEIGHTS[4, False].through and second.through
     game = engine.new_game("spider-4", 16)
     solver = engine.Solver(game, after)
@@ -437,7 +437,7 @@ PORTFOLIO_NODES = 29_000
 
 def test_the_portfolio_wins_a_deal_the_search_without_macros_does_not_win_so_soon() -> None:
     """docs/solver.md §8.10: deal 23 is won by the portfolio within 29,000 positions in
-    all (26,020: its third search, with the macro steps, finds the win after 1,924, where
+    all (26,532: its third search, with the macro steps, finds the win after 1,924, where
     the second, alone, needs 3,256), the line replaying to a win under the rules; the
     search without the macros, alone, has no answer within as many positions (nor within
     45,000). Sliced finely, the portfolio expands the same positions: its turns go by
@@ -459,7 +459,7 @@ def test_the_second_search_takes_a_bonus_per_run_cleared_and_wins_deal_28_sooner
     successor charged 3, it wins deal 28 alone after 5,254 positions (the line replaying
     to a win); the same search without the bonus has no answer within 6,000 positions
     (nor within 24,000). The first search has no bonus."""
-    _, _, (second, third) = PORTFOLIOS[4, False]
+    _, _, (second, third, _) = PORTFOLIOS[4, False]
     assert second.run == 40 and WEIGHTS[4, False].run == 0
     weights = second._replace(other_suit=3, last_quota=0,
                               recost=False)  # (as measured then, §8.14 and §8.16 since)
@@ -471,7 +471,7 @@ def test_the_second_search_charges_a_card_on_an_other_suit_successor_more() -> N
     another suit (a loose card 3), so it keeps such runs, which its macros move, less
     often. Alone it wins deal 52 after 2,725 positions; charging 3, it has no answer
     within 4,000 (nor within 24,000). The first search charges 3."""
-    _, _, (second, third) = PORTFOLIOS[4, False]
+    _, _, (second, third, _) = PORTFOLIOS[4, False]
     assert (second.other_suit, second.loose, WEIGHTS[4, False].other_suit) == (4, 3, 3)
     second = second._replace(recost=False)  # (as measured then, §8.16 since)
     wins_alone_only_with(52, second, second._replace(other_suit=3), 4_000, 2_725)
@@ -483,7 +483,7 @@ def test_the_second_search_charges_a_level_cost_less_often_once_the_stock_is_out
     before it goes back to an earlier level. Alone it wins deal 13 after 5,216 positions;
     with every 30 there too it has no answer within 8,000 (nor within 16,000). The first
     search has one quota for every level."""
-    _, _, (second, third) = PORTFOLIOS[4, False]
+    _, _, (second, third, _) = PORTFOLIOS[4, False]
     assert (second.quota, second.last_quota, WEIGHTS[4, False].last_quota) == (30, 120, 0)
     second = second._replace(recost=False)  # (as measured then, §8.16 since)
     wins_alone_only_with(13, second, second._replace(last_quota=0), 8_000, 5_216)
@@ -513,7 +513,7 @@ def test_the_third_search_brings_a_waiting_positions_level_cost_up_to_date() -> 
         space.children(out)
     assert space.rescore(dealt, met_dealt) == met_dealt + 2
     assert space.rescore(out, met_out) == met_out < space.score(out)
-    _, _, (second, third) = PORTFOLIOS[4, False]
+    _, _, (second, third, _) = PORTFOLIOS[4, False]
     assert third == second._replace(recost=True)
     assert not WEIGHTS[4, False].recost and not second.recost
     assert SpiderSpace(game.rules).rescore is None
@@ -523,11 +523,35 @@ def test_the_third_search_with_level_costs_up_to_date_wins_deal_221_sooner() -> 
     """docs/solver.md §8.16: the third search, its waiting positions' level costs brought
     up to date, wins deal 221 alone after 1,856 positions (the line replaying to a win);
     the second, the same search keeping the level cost a position was met with, has no
-    answer within 4,000 (nor within 12,000). So does the portfolio, within 26,000
-    positions in all, where the first search alone has no answer (nor within 45,000)."""
-    _, _, (second, third) = PORTFOLIOS[4, False]
+    answer within 4,000 (nor within 12,000). So does the portfolio, within 27,000
+    positions in all (26,464), where the first search alone has no answer (nor within
+    45,000)."""
+    _, _, (second, third, _) = PORTFOLIOS[4, False]
     wins_alone_only_with(221, third, second, 4_000, 1_856)
     game = engine.new_game("spider-4", 221)
+    answer = engine.solve(game, budget_ms=float("inf"), max_nodes=27_000)
+    assert answer.result == "won" and replays_to_win(game, answer.moves)
+    assert alone(game, WEIGHTS[4, False], 27_000).result == "unknown"
+
+
+def test_a_fourth_search_searches_the_most_promising_moves_last_and_wins_deal_126() -> None:
+    """docs/solver.md §8.19: the portfolio's fourth search is the third but for the order
+    among equal scores (the most promising move searched last, as the one-suit games do):
+    alone it wins deal 126 after 1,512 positions (the line replaying to a win), where the
+    third has no answer within 4,000 (nor within 14,000, nor the second). So does the
+    portfolio, within 26,000 positions in all, where the first search alone has no answer
+    (nor within 32,000). Past its first positions the first search has one share of a
+    round to each later search's three."""
+    after, shares, (second, third, fourth) = PORTFOLIOS[4, False]
+    assert (after, shares) == (20_000, (1, 3, 3, 3))
+    assert fourth == third._replace(promising_first=False) and third.promising_first
+    wins_alone_only_with(126, fourth, third, 4_000, 1_512)
+    game = engine.new_game("spider-4", 126)
     answer = engine.solve(game, budget_ms=float("inf"), max_nodes=26_000)
     assert answer.result == "won" and replays_to_win(game, answer.moves)
     assert alone(game, WEIGHTS[4, False], 26_000).result == "unknown"
+    solver = engine.Solver(game, 26_000)
+    while solver.step(5.0) is None:
+        pass
+    assert (solver.result, solver.nodes, solver.moves) == ("won", answer.nodes, answer.moves)
+    assert len(solver._searches()) == 4  # type: ignore[attr-defined]
