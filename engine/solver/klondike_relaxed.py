@@ -88,7 +88,9 @@ class Relaxed:
         # dead(): each foundation's cards and their bits, by heights; a talon's bits
         self._founds: dict[tuple[int, ...], tuple[list[list[int]], int, list[int]]] = {}
         self._talons: dict[bytes, tuple[int, int]] = {}  # its cards' bits, its classes' bits
-        self._faces: dict[bytes, tuple[bytes, int, int, int, int, int]] = {}  # dead()'s start
+        self._faces: dict[bytes, tuple[int, int, int, int, int]] = {}  # dead()'s start
+        # dead(): a column's closure by the bits of placed and homeable its cards have
+        self._closures: dict[tuple[bytes, int, int], tuple[int, int, bool, int, int]] = {}
         # dead(): per foundation, where its cards lie among the bits of the codes (the lane
         # of its colour's cards known by colour, and its known cards' lane) and which ranks
         # each lane holds for it; by its height, the codes it may take (as _homes says)
@@ -125,7 +127,8 @@ class Relaxed:
 
     def tables(self) -> list[Table]:
         """What it holds (for Space.release)."""
-        return [self._seen, self._stack, self._other, self._talons, self._founds, self._faces]
+        return [self._seen, self._stack, self._other, self._talons, self._founds, self._faces,
+                self._closures]
 
     def run(self, limit: int) -> tuple[bool | None, int]:
         """Search on for at most ``limit`` positions: True once a relaxed win is found, False
@@ -202,10 +205,10 @@ class Relaxed:
         talon_classes = got[1]
         exposed = 0  # classes that can lie exposed, as a bit mask
         emptyable = False
-        # per column: its cards face up, the lowest index its run or an uncovered card
-        # reaches, its uncovered cards and the cards that left (bit masks by index), and of
-        # the cards that may leave and have not, the classes and the uncovered ones' codes
-        # (so a column none of whose cards can leave is passed over at once)
+        # per column: the column, the classes and codes of all its cards (what its closure
+        # may ask of placed and homeable), and of the cards that may leave and have not, the
+        # classes and the uncovered ones' codes (a column none of whose cards can leave is
+        # passed over at once)
         state = []
         faces = self._faces
         for column in columns:
@@ -215,14 +218,16 @@ class Relaxed:
             face = faces.get(column)
             if face is None:
                 up = column.translate(_FACE_UP)
-                low = len(column) - _run(column)
-                face = faces[column] = (up, low, 1 << (len(column) - 1), 0,
-                                        sum(1 << c for c in {c & _CLASS for c in up[low:]}),
-                                        1 << up[-1])
-            top = face[0][-1]
+                face = faces[column] = (
+                    up[-1], sum(1 << c for c in {c & _CLASS for c in up}),
+                    sum(1 << c for c in set(up)),
+                    sum(1 << c for c in {c & _CLASS for c in up[len(column) - _run(column):]}),
+                    1 << up[-1])
+            top = face[0]
             avail |= 1 << top
             exposed |= 1 << (top & _CLASS)
-            state.append(list(face))
+            state.append([column, face[1], face[2], face[3], face[4]])
+        closures = self._closures
         out = list(heights)  # per foundation: its cards not come out yet
         (s0, r0, k0, kr0), (s1, r1, k1, kr1), (s2, r2, k2, kr2), (s3, r3, k3, kr3) = self._lanes
         h0, h1, h2, h3 = self._homes_by_height
@@ -250,40 +255,23 @@ class Relaxed:
             if emptyable:
                 placed |= _KING_CLASSES
             changed = False
-            # column cards that can leave (top down, so a card uncovered may leave at once)
+            # column cards that can leave: each column's closure under placed and homeable
+            # (a pure function of the column and the bits of them its cards have, memoized)
             for entry in state:
-                if not (placed & entry[4] or homeable & entry[5]):
+                if not (placed & entry[3] or homeable & entry[4]):
                     continue
-                face, low, uncovered, leaves = entry[0], entry[1], entry[2], entry[3]
-                i = len(face) - 1
-                classes = codes = 0  # of the cards that stay, found on the way down
-                while i >= low:
-                    if leaves >> i & 1:
-                        i -= 1
-                        continue
-                    card = face[i]
-                    cls = card & _CLASS
-                    if not (placed >> cls & 1 or uncovered >> i & 1 and homeable >> card & 1):
-                        classes |= 1 << cls
-                        if uncovered >> i & 1:
-                            codes |= 1 << card
-                        i -= 1
-                        continue
-                    leaves |= 1 << i
+                ckey = (entry[0], placed & entry[1], homeable & entry[2])
+                got = closures.get(ckey)
+                if got is None:
+                    got = closures[ckey] = _closure(entry[0], ckey[1], ckey[2])
+                entry[3], entry[4] = got[3], got[4]
+                if got[0] & ~avail or got[1] & ~exposed:
+                    avail |= got[0]
+                    exposed |= got[1]
                     changed = True
-                    if not i:
-                        if card & RANK_MASK != KING:
-                            emptyable = True
-                            placed |= _KING_CLASSES
-                    elif not uncovered >> (i - 1) & 1:
-                        uncovered |= 1 << (i - 1)
-                        if i - 1 < low:
-                            low = i - 1
-                        below = face[i - 1]
-                        avail |= 1 << below
-                        exposed |= 1 << (below & _CLASS)
-                    i -= 1
-                entry[1:] = low, uncovered, leaves, classes, codes
+                if got[2] and not emptyable:
+                    emptyable = changed = True
+                    placed |= _KING_CLASSES
             # talon cards and foundation tops with a place
             more = talon_classes & placed & ~exposed
             if more:
@@ -630,6 +618,41 @@ class Relaxed:
 
 _FACE_UP = bytes(i & _UP for i in range(256))
 _KING_CLASSES = 1 << KING | 1 << (_RED | KING)  # Kings by class, as a bit mask
+
+
+def _closure(column: bytes, placed: int, homeable: int) -> tuple[int, int, bool, int, int]:
+    """What a column gives :meth:`Relaxed.dead` when the classes ``placed`` have a place that
+    can lie exposed and the codes ``homeable`` may go home: the codes and the classes of its
+    cards that can be uncovered below its top, whether it can be emptied (its bottom card,
+    not a King, can leave), and of the cards that may leave (its run, or uncovered) and
+    cannot, the classes and the uncovered ones' codes. One walk down does it: a card that
+    may leave leaves if its class is placed or, uncovered, its code is homeable, and then
+    the card under it is uncovered (and may leave)."""
+    up = column.translate(_FACE_UP)
+    i = len(up) - 1
+    low = len(up) - _run(column)  # the lowest card that may leave, so far
+    uncovered = 1 << i
+    avail = exposed = classes = codes = 0
+    emptied = False
+    while i >= low:
+        card = up[i]
+        cls = card & _CLASS
+        if placed >> cls & 1 or uncovered >> i & 1 and homeable >> card & 1:
+            if not i:
+                emptied = card & RANK_MASK != KING
+            else:
+                uncovered |= 1 << (i - 1)
+                below = up[i - 1]
+                avail |= 1 << below
+                exposed |= 1 << (below & _CLASS)
+                if i - 1 < low:
+                    low = i - 1
+        else:
+            classes |= 1 << cls
+            if uncovered >> i & 1:
+                codes |= 1 << card
+        i -= 1
+    return avail, exposed, emptied, classes, codes
 
 
 def key(position: Position) -> bytes:
