@@ -233,6 +233,7 @@ class Relaxed:
         h0, h1, h2, h3 = self._homes_by_height
         t0, t1, t2, t3 = starts
         homeable = reached = -1  # (avail when the reach was last worked out)
+        passed = -1  # (placed when the talon and foundations were last looked at)
         while True:
             # the foundations' reach: the longest run of ranks up from the Ace whose cards
             # (each the known card or, not known, one of its rank and colour) may be had;
@@ -272,21 +273,23 @@ class Relaxed:
                 if got[2] and not emptyable:
                     emptyable = changed = True
                     placed |= _KING_CLASSES
-            # talon cards and foundation tops with a place
-            more = talon_classes & placed & ~exposed
-            if more:
-                exposed |= more
-                changed = True
-            for f in range(4):
-                cards = tops[f]
-                while out[f]:
-                    card = cards[out[f] - 1]
-                    if not placed >> (card & _CLASS) & 1:
-                        break
-                    out[f] -= 1
-                    if not exposed >> (card & _CLASS) & 1:
-                        exposed |= 1 << (card & _CLASS)
-                        changed = True
+            # talon cards and foundation tops with a place (as last round unless placed grew)
+            if placed != passed:
+                passed = placed
+                more = talon_classes & placed & ~exposed
+                if more:
+                    exposed |= more
+                    changed = True
+                for f in range(4):
+                    cards = tops[f]
+                    while out[f]:
+                        card = cards[out[f] - 1]
+                        if not placed >> (card & _CLASS) & 1:
+                            break
+                        out[f] -= 1
+                        if not exposed >> (card & _CLASS) & 1:
+                            exposed |= 1 << (card & _CLASS)
+                            changed = True
             if not changed:
                 return True
 
