@@ -85,6 +85,11 @@ class Relaxed:
         self._taken: dict[int, dict[int, list[int]]] = {}  # by heights (taken())
         self._home: dict[tuple[int, ...], tuple[list[int], list[int], list[int]]] = {}
         self._runs: dict[bytes, tuple[int, bytes]] = {}  # column -> its run, its run's classes
+        # children(): a talon's cards counted by class; of columns, their runs' lengths, their
+        # runs' cards counted by class, the columns by their top's class, the first empty one
+        self._in_talon: dict[bytes, list[int]] = {}
+        self._laid: dict[tuple[bytes, ...], tuple[list[int], list[int], dict[int, list[int]],
+                                                  int | None]] = {}
         # dead(): each foundation's cards and their bits, by heights; a talon's bits
         self._founds: dict[tuple[int, ...], tuple[list[list[int]], int, list[int]]] = {}
         self._talons: dict[bytes, tuple[int, int]] = {}  # its cards' bits, its classes' bits
@@ -128,7 +133,7 @@ class Relaxed:
     def tables(self) -> list[Table]:
         """What it holds (for Space.release)."""
         return [self._seen, self._stack, self._other, self._talons, self._founds, self._faces,
-                self._closures]
+                self._closures, self._in_talon, self._laid]
 
     def run(self, limit: int) -> tuple[bool | None, int]:
         """Search on for at most ``limit`` positions: True once a relaxed win is found, False
@@ -413,22 +418,27 @@ class Relaxed:
             high = [n if c & RANK_MASK > 2 else 0 for c, n in enumerate(home)]
             homes = self._home[heights] = (home, low, high)
         home = homes[0]
-        in_talon = [0] * 32
-        for card in talon:
-            in_talon[card & _CLASS] += 1
-        runs = []
-        in_runs = [0] * 32
-        memo = self._runs
-        for column in columns:
-            got = memo.get(column)
-            if got is None:
-                run = _run(column)
-                got = memo[column] = (run, bytes(card & _CLASS for card in column[
-                    len(column) - run:]))
-            runs.append(got[0])
-            for cls in got[1]:
-                in_runs[cls] += 1
-        tops, empty = _tops(columns, runs)
+        in_talon = self._in_talon.get(talon)
+        if in_talon is None:
+            in_talon = self._in_talon[talon] = [0] * 32
+            for card in talon:
+                in_talon[card & _CLASS] += 1
+        laid = self._laid.get(columns)
+        if laid is None:
+            runs = []
+            in_runs = [0] * 32
+            memo = self._runs
+            for column in columns:
+                got = memo.get(column)
+                if got is None:
+                    run = _run(column)
+                    got = memo[column] = (run, bytes(card & _CLASS for card in column[
+                        len(column) - run:]))
+                runs.append(got[0])
+                for cls in got[1]:
+                    in_runs[cls] += 1
+            laid = self._laid[columns] = (runs, in_runs, *_tops(columns, runs))
+        runs, in_runs, tops, empty = laid
         free = list(map(add, map(add, in_talon, in_runs), home))  # cards that can come into
         # play, maybe after other such moves
         taken = self.taken(hl)

@@ -235,6 +235,24 @@ def test_the_relaxed_dead_test_never_fires_where_the_plain_relaxed_rules_win() -
     assert wins >= 30 and fired >= 15, (wins, fired)
 
 
+def test_the_relaxed_dead_test_lets_a_king_into_a_column_emptied_for_it() -> None:
+    """docs/solver.md §7.18, §7.26: a King leaves its column only into a column that can be
+    emptied. Here the King of hearts lies on the Queen of spades (spades' next card, known,
+    face down, with the Queen of hearts under it), no column is empty, and the Queen of
+    clubs and the 9 of diamonds can go home and leave their columns empty. A dead test whose
+    columns are never emptied (the random endgames above let that pass) calls it dead; it
+    is won (Queen of clubs home, King of hearts into its column, and all home)."""
+    piles = {"f0": suit_run(0, 1, 11), "f1": suit_run(1, 1, 11), "f2": suit_run(2, 1, 8),
+             "f3": suit_run(3, 1, 11), "t0": ["qh", "qs", "KH"], "t1": ["QC"], "t2": ["9D"],
+             "t3": ["TD"], "t4": ["JD"], "t5": ["QD"], "t6": ["KD"],
+             "stock": ["ks", "kc"], "waste": []}
+    game = engine.from_position("klondike", piles)
+    relaxed = Relaxed(game.state.piles, 2)  # (the Queen of spades known: no other will do)
+    position = relaxed.form(game.state.piles)
+    assert not relaxed.dead(position)
+    assert relaxed.run(100) == (True, 3)  # (a relaxed line: the relaxed moves are checked above)
+
+
 def root_piles(seed: int) -> tuple[tuple[int, ...], ...]:
     game = engine.new_game("klondike", seed)
     _, root = KlondikeSpace(game.rules).settle(game.state)
