@@ -109,7 +109,7 @@ COVER_BIAS = 20
 RELAX_AFTER = 5_000
 RELAX_EVERY = 256
 RELAX_KS = (3,)
-RELAX_SHARE = 2.0
+RELAX_SHARE = 4.0
 # dives (klondike_dives.Dives, docs/solver.md §7.25): once a search has expanded DIVE_AFTER
 # positions, every DIVE_EVERY positions the root's dives go on for DIVE_EVERY * DIVE_SHARE
 # positions of their own; each dive at most DIVE_LIMIT positions, dive i's jitter
