@@ -796,8 +796,73 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
          columns: dict[Pile, _ColumnBits] | None = None) -> bool:
     """True when some card can provably never reach its foundation (so: lost).
 
-    A least fixed point over-estimates what can ever happen, ignoring that a card can hold
-    only one card at a time and the order of events:
+    First a least fixed point (:func:`_closure`) that over-estimates what can ever happen,
+    ignoring that a card can hold only one card at a time and the order of events. Then
+    the twins' test, which asks the same fixed point what can happen *before* a card first
+    moves (docs/solver.md §7.24): a card Y that lies face down or at the foot of its run,
+    whose twin T (same rank and colour) is in the talon or lies so too, is stuck when
+
+    - until Y moves, Y's Ace-to-predecessor can't all go home, nor can T (a lower card of
+      T's suit lies under Y), and one place of theirs, P2, never lies exposed;
+    - as long as T stays where it is (in the talon, or at its spot), Y can't move.
+
+    For then Y's first move needs T moved first, and T's only way out is onto the other
+    place P, where it stays (it can't go home, nor to P2), covering the one place Y could
+    take.
+
+    ``columns`` memoizes what each column tuple contributes.
+    """
+    if columns is None:
+        columns = {}
+    in_column = movable = uncovered = 0
+    under: dict[int, int] = {}  # column card's bit -> the bit of the card under it (see below)
+    lone: list[tuple[int, int]] = []
+    emptyable = False
+    for column in piles[:COLUMNS]:
+        if not column:
+            emptyable = True
+            continue
+        bits = columns.get(column)
+        if bits is None:
+            bits = columns[column] = _column_bits(column)
+        in_column |= bits[0]
+        movable |= bits[1]
+        uncovered |= bits[2]
+        under.update(bits[3])
+        lone += bits[5]
+    home = _HOME[len(piles[F0])] | _HOME[len(piles[F0 + 1])] << 16 | \
+        _HOME[len(piles[F0 + 2])] << 32 | _HOME[len(piles[F0 + 3])] << 48
+    start = (in_column, movable, uncovered, under, emptyable, home)
+    if _closure(start, 0, 0, 0) >= 0:
+        return True
+    talon_bits = _ALL & ~in_column & ~home
+    lone_bits = 0
+    for bit, _ in lone:
+        lone_bits |= bit
+    for y, below in lone:
+        twin = _TWIN_BITS.get(y, 0)
+        if not twin & (talon_bits | lone_bits) or not below & _LOWER_BITS[twin]:
+            continue
+        # until Y moves: neither T nor Y's predecessor home, and which places lie exposed
+        exposed = _closure(start, y, twin | y >> 1, 0)
+        if exposed < 0:
+            continue
+        places = _PLACES_BITS[y]
+        open_places = places & exposed
+        if not open_places:
+            return True
+        if open_places != places and _closure(start, twin, 0, y) >= 0:
+            return True
+    return False
+
+
+def _closure(start: tuple[int, int, int, dict[int, int], bool, int], hold: int,
+             goal_home: int, goal_left: int) -> int:
+    """The least fixed point of what can happen while the cards of ``hold`` stay where they
+    are (a column card never leaves its spot, a talon card never enters a column): -1 as
+    soon as some card of ``goal_home`` can reach its foundation, some card of ``goal_left``
+    can leave its spot, or every card its foundation; otherwise the cards that can lie
+    exposed at a column's top.
 
     - a column card is *uncovered* if it is a column's top or the card on it can leave;
     - a column card can *leave* when it can move (it is in the top run or uncovered) and
@@ -815,39 +880,23 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
     between them left and took the upper one along, so no exception is needed for it.
 
     The sets are bit masks over the card numbers (suit * 16 + rank), so a whole rule is a
-    few integer operations; ``columns`` memoizes what each column tuple contributes.
+    few integer operations.
     """
-    if columns is None:
-        columns = {}
-    in_column = movable = uncovered = 0
-    under: dict[int, int] = {}  # column card's bit -> the bit of the card under it (see below)
-    emptyable = False
-    for column in piles[:COLUMNS]:
-        if not column:
-            emptyable = True
-            continue
-        bits = columns.get(column)
-        if bits is None:
-            bits = columns[column] = _column_bits(column)
-        in_column |= bits[0]
-        movable |= bits[1]
-        uncovered |= bits[2]
-        under.update(bits[3])
-    home = _HOME[len(piles[F0])] | _HOME[len(piles[F0 + 1])] << 16 | \
-        _HOME[len(piles[F0 + 2])] << 32 | _HOME[len(piles[F0 + 3])] << 48
+    in_column, movable, uncovered, under, emptyable, home = start
     found_tops = home & ~(home >> 1)  # each foundation's top card
     # every card is in a column, the talon or on a foundation
     talon_or_tops = (_ALL & ~in_column & ~home) | found_tops
     found = home
     loose = _ALL & ~in_column  # talon and foundation cards
     exposed = uncovered
-    left = 0
+    left = hold  # (held column cards never leave; so none is counted twice)
+    free = ~hold
     while True:
         # home: the longest run up from the Ace of each suit of cards home, loose or uncovered
-        reach = home | loose | uncovered
+        reach = home | loose | (uncovered & free)
         home = ((reach + _ACES) & ~reach) - _ACES
-        if home == _ALL:
-            return False
+        if home == _ALL or home & goal_home:
+            return -1
         # the cards one of whose places (one rank higher, other colour) lies exposed
         black = (exposed | (exposed >> 48)) & 0xFFFF
         red = ((exposed >> 16) | (exposed >> 32)) & 0xFFFF
@@ -856,9 +905,9 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
             onto |= _KING_BITS
         new_left = ((uncovered & home) | ((uncovered | movable) & onto)) & in_column & ~left
         # a foundation card comes out only after the one on it did
-        new_exposed = (talon_or_tops | found & (exposed >> 1)) & onto & ~exposed
+        new_exposed = (talon_or_tops | found & (exposed >> 1)) & onto & ~exposed & free
         if not new_left and not new_exposed:
-            return True
+            return exposed
         exposed |= new_exposed
         left |= new_left
         freed = 0
@@ -876,11 +925,13 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
                     break
                 left |= below
                 low = below
+        if left & goal_left:
+            return -1
         uncovered |= freed
         exposed |= freed
 
 
-_ColumnBits = tuple[int, int, int, dict[int, int], int]
+_ColumnBits = tuple[int, int, int, dict[int, int], int, tuple[tuple[int, int], ...]]
 _ACES = sum(1 << (s << 4 | 1) for s in range(4))
 _HOME = [(1 << (height + 1)) - 2 for height in range(KING + 1)]  # a foundation's cards, as
 # a rank mask
@@ -889,12 +940,18 @@ _LOW_BITS = sum(1 << (s << 4 | r) for s in range(4) for r in (1, 2))  # Aces and
 _ALL = sum(1 << (s << 4 | r) for s in range(4) for r in range(1, KING + 1))
 _RED_LANES = 1 << 16 | 1 << 32  # a rank mask times this: that mask in hearts and diamonds
 _BLACK_LANES = 1 | 1 << 48  # ... in spades and clubs
+_TWIN_BITS = {1 << c: 1 << (c ^ 0x30) for c in range(64) if 1 < c & RANK_MASK < KING}  # same
+# rank and colour (spades 0 and clubs 3, hearts 1 and diamonds 2: the suit's bits flipped)
+_LOWER_BITS = {1 << c: ((1 << (c & RANK_MASK)) - 2) << (c & 0x30) for c in range(64)}  # the
+# lower cards of a card's suit
+_PLACES_BITS = {1 << c: sum(1 << p for p in _pair(c, 1)) for c in range(64)}  # the two cards of one rank higher, other colour
 
 
 def _column_bits(column: Pile) -> _ColumnBits:
     """What a column gives :func:`dead`: its cards, its run's cards and its top card as bit
     masks, the bit of the card under each of its cards (for the bottom card -1, or 0 for a
-    King), and the length of its run."""
+    King), the length of its run, and the cards that move only from their spot (face
+    down or at the foot of the run; not Aces or Kings), each with the cards under it."""
     cards = movable = 0
     under: dict[int, int] = {}
     below = 0
@@ -906,4 +963,13 @@ def _column_bits(column: Pile) -> _ColumnBits:
     run = alternating_run(column)
     for card in column[len(column) - run:]:
         movable |= 1 << card
-    return cards, movable, below, under, run
+    # the cards that move only from their spot (face down or at the foot of the run), not
+    # Aces or Kings, each with the cards under it
+    lone = []
+    under_it = 0
+    for card in column[:len(column) - run + 1]:
+        rank = card & RANK_MASK
+        if 1 < rank < KING:
+            lone.append((1 << (card & _UP), under_it))
+        under_it |= 1 << (card & _UP)
+    return cards, movable, below, under, run, tuple(lone)
