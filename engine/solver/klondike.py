@@ -844,10 +844,10 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
         if not twin & (talon_bits | lone_bits) or not below & _LOWER_BITS[twin]:
             continue
         # until Y moves: neither T nor Y's predecessor home, and which places lie exposed
-        exposed = _closure(start, y, twin | y >> 1, 0)
+        places = _PLACES_BITS[y]
+        exposed = _closure(start, y, twin | y >> 1, 0, places)
         if exposed < 0:
             continue
-        places = _PLACES_BITS[y]
         open_places = places & exposed
         if not open_places:
             return True
@@ -857,11 +857,12 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
 
 
 def _closure(start: tuple[int, int, int, dict[int, int], bool, int], hold: int,
-             goal_home: int, goal_left: int) -> int:
+             goal_home: int, goal_left: int, goal_exposed: int = -1) -> int:
     """The least fixed point of what can happen while the cards of ``hold`` stay where they
     are (a column card never leaves its spot, a talon card never enters a column): -1 as
     soon as some card of ``goal_home`` can reach its foundation, some card of ``goal_left``
-    can leave its spot, or every card its foundation; otherwise the cards that can lie
+    can leave its spot, every card of ``goal_exposed`` (-1: none) can lie exposed at a
+    column's top, or every card can reach its foundation; otherwise the cards that can lie
     exposed at a column's top.
 
     - a column card is *uncovered* if it is a column's top or the card on it can leave;
@@ -929,6 +930,8 @@ def _closure(start: tuple[int, int, int, dict[int, int], bool, int], hold: int,
             return -1
         uncovered |= freed
         exposed |= freed
+        if exposed & goal_exposed == goal_exposed:
+            return -1
 
 
 _ColumnBits = tuple[int, int, int, dict[int, int], int, tuple[tuple[int, int], ...]]
@@ -944,7 +947,8 @@ _TWIN_BITS = {1 << c: 1 << (c ^ 0x30) for c in range(64) if 1 < c & RANK_MASK < 
 # rank and colour (spades 0 and clubs 3, hearts 1 and diamonds 2: the suit's bits flipped)
 _LOWER_BITS = {1 << c: ((1 << (c & RANK_MASK)) - 2) << (c & 0x30) for c in range(64)}  # the
 # lower cards of a card's suit
-_PLACES_BITS = {1 << c: sum(1 << p for p in _pair(c, 1)) for c in range(64)}  # the two cards of one rank higher, other colour
+_PLACES_BITS = {1 << c: sum(1 << p for p in _pair(c, 1)) for c in range(64)}  # the cards a
+# card may be built on
 
 
 def _column_bits(column: Pile) -> _ColumnBits:
@@ -967,9 +971,9 @@ def _column_bits(column: Pile) -> _ColumnBits:
     # Aces or Kings, each with the cards under it
     lone = []
     under_it = 0
-    for card in column[:len(column) - run + 1]:
-        rank = card & RANK_MASK
-        if 1 < rank < KING:
+    foot = len(column) - run
+    for i, card in enumerate(column[:foot + 1]):
+        if 1 < card & RANK_MASK < KING and (card & DOWN or i == foot):
             lone.append((1 << (card & _UP), under_it))
         under_it |= 1 << (card & _UP)
     return cards, movable, below, under, run, tuple(lone)
