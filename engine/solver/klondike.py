@@ -793,14 +793,14 @@ _TWINS_BITS = [sum(1 << c for c in _pair(card, 0)) for card in range(64)]  # sam
 
 
 def dead(piles: tuple[Pile, ...] | list[Pile],
-         columns: dict[Pile, _ColumnBits] | None = None) -> bool:
+         columns: dict[Pile, _ColumnBits] | None = None, twins: bool = True) -> bool:
     """True when some card can provably never reach its foundation (so: lost).
 
     First a least fixed point (:func:`_closure`) that over-estimates what can ever happen,
     ignoring that a card can hold only one card at a time and the order of events. Then
     the twins' test, which asks the same fixed point what can happen *before* a card first
-    moves (docs/solver.md §7.24): a card Y that lies face down or at the foot of its run,
-    whose twin T (same rank and colour) is in the talon or lies so too, is stuck when
+    moves (docs/solver.md §7.24): a face-down card Y whose twin T (same rank and colour)
+    is in the talon, or lies face down or at the foot of its run, is stuck when
 
     - until Y moves, Y's Ace-to-predecessor can't all go home, nor can T (a lower card of
       T's suit lies under Y), and one place of theirs, P2, never lies exposed;
@@ -808,7 +808,7 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
 
     For then Y's first move needs T moved first, and T's only way out is onto the other
     place P, where it stays (it can't go home, nor to P2), covering the one place Y could
-    take.
+    take. ``twins`` False: the fixed point alone.
 
     ``columns`` memoizes what each column tuple contributes.
     """
@@ -817,6 +817,7 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
     in_column = movable = uncovered = 0
     under: dict[int, int] = {}  # column card's bit -> the bit of the card under it (see below)
     lone: list[tuple[int, int]] = []
+    down = 0
     emptyable = False
     for column in piles[:COLUMNS]:
         if not column:
@@ -830,17 +831,24 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
         uncovered |= bits[2]
         under.update(bits[3])
         lone += bits[5]
+        down |= bits[6]
     home = _HOME[len(piles[F0])] | _HOME[len(piles[F0 + 1])] << 16 | \
         _HOME[len(piles[F0 + 2])] << 32 | _HOME[len(piles[F0 + 3])] << 48
     start = (in_column, movable, uncovered, under, emptyable, home)
     if _closure(start, 0, 0, 0) >= 0:
         return True
+    if not twins:
+        return False
     talon_bits = _ALL & ~in_column & ~home
     lone_bits = 0
     for bit, _ in lone:
         lone_bits |= bit
     for y, below in lone:
-        twin = _TWIN_BITS.get(y, 0)
+        # (Y face down, and a place of Y or a lower card of its suit under it: else the rule
+        # has never been seen to fire, so it is not asked)
+        if y & down == 0 or not below & (_PLACES_BITS[y] | _LOWER_BITS[y]):
+            continue
+        twin = _TWIN_BITS[y]
         if not twin & (talon_bits | lone_bits) or not below & _LOWER_BITS[twin]:
             continue
         # until Y moves: neither T nor Y's predecessor home, and which places lie exposed
@@ -934,7 +942,7 @@ def _closure(start: tuple[int, int, int, dict[int, int], bool, int], hold: int,
             return -1
 
 
-_ColumnBits = tuple[int, int, int, dict[int, int], int, tuple[tuple[int, int], ...]]
+_ColumnBits = tuple[int, int, int, dict[int, int], int, tuple[tuple[int, int], ...], int]
 _ACES = sum(1 << (s << 4 | 1) for s in range(4))
 _HOME = [(1 << (height + 1)) - 2 for height in range(KING + 1)]  # a foundation's cards, as
 # a rank mask
@@ -954,8 +962,9 @@ _PLACES_BITS = {1 << c: sum(1 << p for p in _pair(c, 1)) for c in range(64)}  # 
 def _column_bits(column: Pile) -> _ColumnBits:
     """What a column gives :func:`dead`: its cards, its run's cards and its top card as bit
     masks, the bit of the card under each of its cards (for the bottom card -1, or 0 for a
-    King), the length of its run, and the cards that move only from their spot (face
-    down or at the foot of the run; not Aces or Kings), each with the cards under it."""
+    King), the length of its run, the cards that move only from their spot (face down or
+    at the foot of the run; not Aces or Kings), each with the cards under it, and its face
+    down cards."""
     cards = movable = 0
     under: dict[int, int] = {}
     below = 0
@@ -970,10 +979,13 @@ def _column_bits(column: Pile) -> _ColumnBits:
     # the cards that move only from their spot (face down or at the foot of the run), not
     # Aces or Kings, each with the cards under it
     lone = []
-    under_it = 0
+    under_it = down = 0
     foot = len(column) - run
     for i, card in enumerate(column[:foot + 1]):
+        bit = 1 << (card & _UP)
+        if card & DOWN:
+            down |= bit
         if 1 < card & RANK_MASK < KING and (card & DOWN or i == foot):
-            lone.append((1 << (card & _UP), under_it))
-        under_it |= 1 << (card & _UP)
-    return cards, movable, below, under, run, tuple(lone)
+            lone.append((bit, under_it))
+        under_it |= bit
+    return cards, movable, below, under, run, tuple(lone), down
