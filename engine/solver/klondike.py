@@ -176,6 +176,8 @@ class KlondikeSpace(Space[State]):
     # (docs/solver.md §7.14); the dailies' space places it bare (daily_space)
     covers = True
     cover_bias = COVER_BIAS
+    # dead() with its twins' rule (docs/solver.md §7.24); the dailies' space without it
+    twins = True
 
     def __init__(self, rules: KlondikeRules, weights: tuple[int, int, int, int] = WEIGHTS,
                  ) -> None:
@@ -336,7 +338,7 @@ class KlondikeSpace(Space[State]):
         noted = not pruned and self._partial and self._partial.pop(id(state), None)
         only_skipped = bool(noted)
         cover_skipped = bool(noted and noted[1])
-        if not only_skipped and dead(piles, self._columns):
+        if not only_skipped and dead(piles, self._columns, self.twins):
             return [], [], False
         ids = self._ids
         columns = piles[:COLUMNS]
@@ -769,10 +771,12 @@ def space(rules: KlondikeRules) -> KlondikeSpace:
 
 def daily_space(rules: KlondikeRules) -> KlondikeSpace:
     """The space of Klondike's daily search: the one the dailies were defined with, whose
-    talon cards go to a column bare (docs/solver.md §13.3)."""
+    talon cards go to a column bare (docs/solver.md §13.3) and whose dead test is the plain
+    fixed point (§7.24)."""
     daily = KlondikeSpace(rules)
     daily.covers = False
     daily.relax = daily.dives = False
+    daily.twins = False
     return daily
 
 

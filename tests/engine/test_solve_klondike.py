@@ -262,9 +262,9 @@ def reference_dead(piles: tuple[tuple[int, ...], ...]) -> bool:
 
 
 def test_dead_agrees_with_a_plain_fixed_point_of_its_rules() -> None:
-    """The bit-mask dead() computes the same fixed point as the rules in its docstring
-    applied one by one, on every state met searching a few deals (lost and won ones) and
-    on random positions."""
+    """The bit-mask dead() (its fixed point alone, ``twins=False``) computes the same fixed
+    point as the rules in its docstring applied one by one, on every state met searching a
+    few deals (lost and won ones) and on random positions."""
     states: list[tuple[tuple[int, ...], ...]] = []
     for seed in (170, 199, 3):
         solver = Solver(engine.new_game("klondike", seed), max_nodes=400)
@@ -280,9 +280,11 @@ def test_dead_agrees_with_a_plain_fixed_point_of_its_rules() -> None:
     assert len(states) > 100  # the searches' own states were met
     rng = random.Random("klondike-dead")
     states += [random_two_position(rng).state.piles for _ in range(100)]
-    answers = [dead(piles) for piles in states]
+    answers = [dead(piles, twins=False) for piles in states]
     assert answers == [reference_dead(piles) for piles in states]
     assert any(answers) and not all(answers)
+    # the twins' rule (docs/solver.md §7.24, tests/engine/test_klondike_dead.py) only adds
+    assert all(dead(piles) for piles, plain in zip(states, answers, strict=True) if plain)
 
 
 def test_dead_when_the_two_of_spades_lies_under_the_only_king_that_could_move() -> None:
