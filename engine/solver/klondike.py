@@ -848,12 +848,13 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
     for bit, _ in lone:
         lone_bits |= bit
     for y, below in lone:
-        # (Y face down, and a place of Y or a lower card of its suit under it: else the rule
-        # has never been seen to fire, so it is not asked)
-        if y & down == 0 or not below & (_PLACES_BITS[y] | _LOWER_BITS[y]):
+        # (asked only where it has been seen to fire: Y face down, T in the talon or a
+        # place of Y or a lower card of its suit under Y)
+        if not y & down:
             continue
         twin = _TWIN_BITS[y]
-        if not twin & (talon_bits | lone_bits) or not below & _LOWER_BITS[twin]:
+        if not below & _LOWER_BITS[twin] or not (
+                twin & talon_bits or twin & lone_bits and below & _BLOCKS_BITS[y]):
             continue
         # until Y moves: neither T nor Y's predecessor home, and which places lie exposed
         places = _PLACES_BITS[y]
@@ -961,6 +962,7 @@ _LOWER_BITS = {1 << c: ((1 << (c & RANK_MASK)) - 2) << (c & 0x30) for c in range
 # lower cards of a card's suit
 _PLACES_BITS = {1 << c: sum(1 << p for p in _pair(c, 1)) for c in range(64)}  # the cards a
 # card may be built on
+_BLOCKS_BITS = {bit: _PLACES_BITS[bit] | _LOWER_BITS[bit] for bit in _PLACES_BITS}
 
 
 def _column_bits(column: Pile) -> _ColumnBits:
