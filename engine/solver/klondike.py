@@ -820,8 +820,6 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
         columns = {}
     in_column = movable = uncovered = 0
     under: dict[int, int] = {}  # column card's bit -> the bit of the card under it (see below)
-    lone: list[tuple[int, int]] = []
-    down = 0
     emptyable = False
     for column in piles[:COLUMNS]:
         if not column:
@@ -834,17 +832,61 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
         movable |= bits[1]
         uncovered |= bits[2]
         under.update(bits[3])
-        lone += bits[5]
-        down |= bits[6]
     home = _HOME[len(piles[F0])] | _HOME[len(piles[F0 + 1])] << 16 | \
         _HOME[len(piles[F0 + 2])] << 32 | _HOME[len(piles[F0 + 3])] << 48
     start = (in_column, movable, uncovered, under, emptyable, home)
-    if _closure(start, 0, 0, 0) >= 0:
-        return True
+    talon_bits = _ALL & ~in_column & ~home
+    # the plain fixed point: _closure(start, 0, 0, 0) >= 0, written out, as it is asked of
+    # every position and most are dead
+    found_tops = home & ~(home >> 1)  # each foundation's top card
+    # every card is in a column, the talon or on a foundation
+    talon_or_tops = (_ALL & ~in_column & ~home) | found_tops
+    found = home
+    loose = _ALL & ~in_column  # talon and foundation cards
+    exposed = uncovered
+    left = 0
+    while True:
+        reach = home | loose | uncovered
+        home = ((reach + _ACES) & ~reach) - _ACES
+        if home == _ALL:
+            break
+        black = (exposed | (exposed >> 48)) & 0xFFFF
+        red = ((exposed >> 16) | (exposed >> 32)) & 0xFFFF
+        onto = (black >> 1) * _RED_LANES | (red >> 1) * _BLACK_LANES
+        if emptyable:
+            onto |= _KING_BITS
+        new_left = ((uncovered & home) | ((uncovered | movable) & onto)) & in_column & ~left
+        new_exposed = (talon_or_tops | found & (exposed >> 1)) & onto & ~exposed
+        if not new_left and not new_exposed:
+            return True
+        exposed |= new_exposed
+        left |= new_left
+        freed = 0
+        while new_left:
+            low = new_left & -new_left
+            new_left ^= low
+            while True:
+                below = under[low]
+                if below <= 0:
+                    if below:
+                        emptyable = True
+                    break
+                freed |= below
+                if left & below or not onto & below:
+                    break
+                left |= below
+                low = below
+        uncovered |= freed
+        exposed |= freed
     if not twins:
         return False
-    talon_bits = _ALL & ~in_column & ~home
-    lone_bits = 0
+    lone: list[tuple[int, int]] = []
+    lone_bits = down = 0
+    for column in piles[:COLUMNS]:
+        if column:
+            bits = columns[column]
+            lone += bits[5]
+            down |= bits[6]
     for bit, _ in lone:
         lone_bits |= bit
     for y, below in lone:

@@ -19,6 +19,8 @@ import pytest
 import engine
 from engine.rules.cards import KING, card_text, make_card
 from engine.rules.game import Game
+from engine.rules.klondike import COLUMNS, F0
+from engine.rules.state import State
 from engine.solver import klondike
 from engine.solver.klondike import dead
 from engine.solver.search import Solver
@@ -117,3 +119,46 @@ def test_deal_333_is_lost_at_the_root_by_the_twins_rule() -> None:
     solver = Solver(game, max_nodes=1_000)
     solver.step(60_000)
     assert solver.result == "lost" and solver.nodes == 1
+
+
+def closure_start(piles: tuple[tuple[int, ...], ...]) -> tuple[int, int, int, dict[int, int],
+                                                               bool, int]:
+    """What ``_closure`` starts from, gathered as ``dead`` gathers it."""
+    in_column = movable = uncovered = 0
+    under: dict[int, int] = {}
+    for column in piles[:COLUMNS]:
+        if column:
+            bits = klondike._column_bits(column)
+            in_column |= bits[0]
+            movable |= bits[1]
+            uncovered |= bits[2]
+            under.update(bits[3])
+    home = 0
+    for s in range(4):
+        home |= klondike._HOME[len(piles[F0 + s])] << (16 * s)
+    return in_column, movable, uncovered, under, len(
+        [c for c in piles[:COLUMNS] if c]) < COLUMNS, home
+
+
+def test_the_closure_with_nothing_held_is_the_plain_fixed_point() -> None:
+    """``dead`` writes the plain fixed point out (it is asked of every position); the general
+    ``_closure`` with nothing held and no goal answers the same on the states met searching
+    deals 438, 333 and 3 and on random endgames."""
+    states: list[tuple[tuple[int, ...], ...]] = []
+    for seed in (438, 333, 3):
+        solver = Solver(engine.new_game("klondike", seed), max_nodes=300)
+        solver.space.twins = False  # type: ignore[attr-defined]
+        original = solver.space.ordered_steps  # type: ignore[attr-defined]
+
+        def steps(state: State, pruned: bool, original=original,
+                  ) -> tuple[list[object], list[int], bool]:
+            states.append(state.piles)
+            return original(state, pruned)
+
+        solver.space.ordered_steps = steps  # type: ignore[attr-defined]
+        solver.step(60_000)
+    rng = random.Random("klondike-closure")
+    states += [random_endgame(rng).state.piles for _ in range(200)]
+    plain = [dead(piles, twins=False) for piles in states]
+    assert plain == [klondike._closure(closure_start(piles), 0, 0, 0) >= 0 for piles in states]
+    assert any(plain) and not all(plain)
