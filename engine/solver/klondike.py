@@ -836,8 +836,8 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
         _HOME[len(piles[F0 + 2])] << 32 | _HOME[len(piles[F0 + 3])] << 48
     start = (in_column, movable, uncovered, under, emptyable, home)
     talon_bits = _ALL & ~in_column & ~home
-    # the plain fixed point: _closure(start, 0, 0, 0) >= 0, written out, as it is asked of
-    # every position and most are dead
+    # the plain fixed point: _closure(start, 0, 0, 0) >= 0 (its rules are in its docstring),
+    # written out, as it is asked of every position and most are dead
     found_tops = home & ~(home >> 1)  # each foundation's top card
     # every card is in a column, the talon or on a foundation
     talon_or_tops = (_ALL & ~in_column & ~home) | found_tops
@@ -1000,10 +1000,11 @@ _RED_LANES = 1 << 16 | 1 << 32  # a rank mask times this: that mask in hearts an
 _BLACK_LANES = 1 | 1 << 48  # ... in spades and clubs
 _TWIN_BITS = {1 << c: 1 << (c ^ 0x30) for c in range(64) if 1 < c & RANK_MASK < KING}  # same
 # rank and colour (spades 0 and clubs 3, hearts 1 and diamonds 2: the suit's bits flipped)
-_LOWER_BITS = {1 << c: ((1 << (c & RANK_MASK)) - 2) << (c & 0x30) for c in range(64)}  # the
+_CARDS = [c for c in range(64) if 1 <= c & RANK_MASK <= KING]
+_LOWER_BITS = {1 << c: ((1 << (c & RANK_MASK)) - 2) << (c & 0x30) for c in _CARDS}  # the
 # lower cards of a card's suit
-_PLACES_BITS = {1 << c: sum(1 << p for p in _pair(c, 1)) for c in range(64)}  # the cards a
-# card may be built on
+_PLACES_BITS = {1 << c: sum(1 << p for p in _pair(c, 1)) for c in _CARDS}  # the cards a card
+# may be built on
 _BLOCKS_BITS = {bit: _PLACES_BITS[bit] | _LOWER_BITS[bit] for bit in _PLACES_BITS}
 
 
