@@ -860,22 +860,8 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
         if not new_left and not new_exposed:
             return True
         exposed |= new_exposed
-        left |= new_left
-        freed = 0
-        while new_left:
-            low = new_left & -new_left
-            new_left ^= low
-            while True:
-                below = under[low]
-                if below <= 0:
-                    if below:
-                        emptyable = True
-                    break
-                freed |= below
-                if left & below or not onto & below:
-                    break
-                left |= below
-                low = below
+        freed, left, emptied = _walk_down(new_left, left | new_left, under, onto)
+        emptyable |= emptied
         uncovered |= freed
         exposed |= freed
     if not twins:
@@ -909,6 +895,31 @@ def dead(piles: tuple[Pile, ...] | list[Pile],
         if open_places != places and _closure(start, twin, 0, y) >= 0:
             return True
     return False
+
+
+def _walk_down(new_left: int, left: int, under: dict[int, int], onto: int
+               ) -> tuple[int, int, bool]:
+    """What the cards of ``new_left`` leaving uncovers: under each, the card below it is
+    uncovered, and leaves at once too when one of its places (``onto``) lies exposed, and
+    so on down. Returns the cards uncovered, ``left`` with those that leave added, and
+    whether a column can be emptied (a bottom card, not a King, left)."""
+    freed = 0
+    emptied = False
+    while new_left:
+        low = new_left & -new_left
+        new_left ^= low
+        while True:
+            below = under[low]
+            if below <= 0:  # it was the bottom card: -1 unless a King
+                if below:
+                    emptied = True
+                break
+            freed |= below
+            if left & below or not onto & below:
+                break
+            left |= below
+            low = below
+    return freed, left, emptied
 
 
 def _closure(start: tuple[int, int, int, dict[int, int], bool, int], hold: int,
@@ -965,22 +976,8 @@ def _closure(start: tuple[int, int, int, dict[int, int], bool, int], hold: int,
         if not new_left and not new_exposed:
             return exposed
         exposed |= new_exposed
-        left |= new_left
-        freed = 0
-        while new_left:
-            low = new_left & -new_left
-            new_left ^= low
-            while True:  # the card under it is uncovered, and may leave at once
-                below = under[low]
-                if below <= 0:  # it was the bottom card: -1 unless a King
-                    if below:
-                        emptyable = True
-                    break
-                freed |= below
-                if left & below or not onto & below:
-                    break
-                left |= below
-                low = below
+        freed, left, emptied = _walk_down(new_left, left | new_left, under, onto)
+        emptyable |= emptied
         if left & goal_left:
             return -1
         uncovered |= freed
