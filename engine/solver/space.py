@@ -21,7 +21,7 @@ have the same future up to renaming piles.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
 
 from ..rules.cards import DOWN
@@ -49,7 +49,7 @@ class Space(Generic[N]):
     # best-first, one ordering: (state, the score it waits with) -> its score now, called as
     # a state comes first in the frontier; a higher one puts it back to wait with that
     # (for scores that only grow while a state waits). None: scores are final when met.
-    rescore: Any = None
+    rescore: Callable[[N, int], int] | None = None
     can_prune = False  # True: a first, pruned pass may skip moves on a guess (no loss proved)
     # a portfolio (see Solver): after this many positions a second search from the root
     # with a table of its own (depth-first in this space, or best-first in the space
