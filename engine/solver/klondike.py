@@ -104,12 +104,14 @@ LATER_TURNS = (0, 0, 0, 1)
 COVER_BIAS = 20
 # the relaxed game (klondike_relaxed.Relaxed, docs/solver.md §7.16): once a search has
 # expanded RELAX_AFTER positions, every RELAX_EVERY positions the root is searched on in
-# the relaxed game of k known cards a suit, for each k of RELAX_KS in turn (a relaxed win
-# passes on to the next k), RELAX_EVERY * RELAX_SHARE relaxed positions at a time (§7.22)
+# the relaxed game of k known cards a suit, for each k of RELAX_KS in turn, the i-th for at
+# most RELAX_CAPS[i] relaxed positions (None: to its end; then the next k), a relaxed win
+# ending them all, RELAX_EVERY * RELAX_SHARE relaxed positions at a time (§7.22, §7.27)
 RELAX_AFTER = 5_000
 RELAX_EVERY = 256
-RELAX_KS = (3,)
-RELAX_SHARE = 4.0
+RELAX_KS = (3, 4)
+RELAX_CAPS: tuple[int | None, ...] = (300, None)
+RELAX_SHARE = 6.0
 # dives (klondike_dives.Dives, docs/solver.md §7.25): once a search has expanded DIVE_AFTER
 # positions, every DIVE_EVERY positions the root's dives go on for DIVE_EVERY * DIVE_SHARE
 # positions of their own; each dive at most DIVE_LIMIT positions, dive i's jitter
@@ -195,7 +197,8 @@ class KlondikeSpace(Space[State]):
         self.relax = True
         self._root: tuple[Pile, ...] | None = None
         self._expanded = 0
-        self._proofs = RootProofs(len(RELAX_KS), self._relaxed_game)
+        self._proofs = RootProofs(len(RELAX_KS), self._relaxed_game, RELAX_CAPS,
+                                  win_ends=True)
         # the dives from the root (see _dive): on or off, the moves that settled the root,
         # the dives once started
         self.dives = True

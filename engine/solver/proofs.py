@@ -4,12 +4,15 @@ A relaxed game allows every real move and more (Castle's, docs/solver.md §9.12;
 §7.16), so a relaxed game searched to the end without a win proves the real root lost. The
 search hands :class:`RootProofs` a credit of relaxed positions now and then, so a proof
 costs a share of the search's positions, never a long pause: the games are taken coarsest
-last, a won one giving way to the next.
+last, a won one giving way to the next. A game may be given a cap (its positions at most,
+then the next game is taken: one that has not ended in its cap proves nothing, and the next
+game, finer, is a proof as good), and a win may end the proofs instead (when a quick win of
+a coarse game says the deal is likely won, so a finer game would spend its share in vain).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 Table = Any
@@ -26,15 +29,21 @@ class Relaxed(Protocol):
 
 
 class RootProofs:
-    """The relaxed games of one root, ``make(i)`` the i-th of ``count``, searched in turn."""
+    """The relaxed games of one root, ``make(i)`` the i-th of ``count``, searched in turn:
+    the i-th for at most ``caps[i]`` positions (None: to its end); a relaxed win passes to
+    the next game, or ends the proofs if ``win_ends``."""
 
-    def __init__(self, count: int, make: Callable[[int], Relaxed]) -> None:
+    def __init__(self, count: int, make: Callable[[int], Relaxed],
+                 caps: Sequence[int | None] | None = None, win_ends: bool = False) -> None:
         self.count = count
         self.make = make
+        self.caps = list(caps) if caps is not None else [None] * count
+        self.win_ends = win_ends
         self.next = 0  # the game searched now (count: none left)
         self.game: Relaxed | None = None  # its search, once started
         self.credit = 0.0  # relaxed positions it may still spend
         self.spent = 0
+        self.used = 0  # positions the game searched now has spent
 
     @property
     def open(self) -> bool:
@@ -47,16 +56,26 @@ class RootProofs:
         while self.credit >= 1 and self.next < self.count:
             if self.game is None:
                 self.game = self.make(self.next)
-            answer, spent = self.game.run(int(self.credit))
+                self.used = 0
+            quota = int(self.credit)
+            cap = self.caps[self.next]
+            if cap is not None:
+                quota = min(quota, cap - self.used)
+            answer, spent = self.game.run(quota)
             self.spent += spent
+            self.used += spent
             self.credit -= spent
             if answer is None:
-                return False
+                if cap is None or self.used < cap:
+                    return False
+                self.game = None  # its cap spent: the next game
+                self.next += 1
+                continue
             self.game = None
             if answer is False:
                 self.next = self.count
                 return True
-            self.next += 1
+            self.next = self.count if self.win_ends else self.next + 1
         return False
 
     def release(self) -> list[Table]:
