@@ -115,12 +115,14 @@ RELAX_SHARE = 6.0
 # dives (klondike_dives.Dives, docs/solver.md §7.25): once a search has expanded DIVE_AFTER
 # positions, every DIVE_EVERY positions the root's dives go on for DIVE_EVERY * DIVE_SHARE
 # positions of their own; each dive at most DIVE_LIMIT positions, dive i's jitter
-# DIVE_JITTERS[i % len(DIVE_JITTERS)]
+# DIVE_JITTERS[i % len(DIVE_JITTERS)]; one dive in DIVE_COMPLETE (the first too) takes all
+# the steps, the others the pruned pass's (docs/solver.md §7.27)
 DIVE_AFTER = 5_000
 DIVE_EVERY = 32
 DIVE_SHARE = 1.0
 DIVE_LIMIT = 100
 DIVE_JITTERS = (80,)
+DIVE_COMPLETE = 8
 
 
 def talon(piles: tuple[Pile, ...] | list[Pile]) -> tuple[int, ...]:
@@ -233,7 +235,7 @@ class KlondikeSpace(Space[State]):
             space.covers, space.cover_bias = self.covers, self.cover_bias
             space.relax = space.dives = False
             self._dives = Dives(space, State(self._root), self._root_auto, DIVE_LIMIT,
-                                DIVE_JITTERS)
+                                DIVE_JITTERS, DIVE_COMPLETE)
         self.found = self._dives.go(DIVE_EVERY * DIVE_SHARE)
 
     def key(self, state: State) -> bytes:

@@ -8,9 +8,11 @@ score (the best-first search's, a covered placement's bias included) made worse 
 jitter at random; its random numbers are seeded by its number, so every run is the same.
 A deep search meets its first win after a few hundred positions or not for a long while,
 and which depends on the order: many short dives in orders of their own win deals whose
-best-first order goes astray early. A dive's win is a line of real moves the rules replay;
-dives never answer "lost" (their tables are their own, their positions few) and never change
-the positions the search expands.
+best-first order goes astray early. A dive takes the pruned pass's steps (it leaves out the
+moves of part of a run that are of use only after other moves): fewer steps a position, so
+a dive of the same positions goes deeper, and wins sooner (docs/solver.md §7.27). A dive's
+win is a line of real moves the rules replay; dives never answer "lost" (their tables are
+their own, their positions few) and never change the positions the search expands.
 """
 
 from __future__ import annotations
@@ -28,12 +30,16 @@ class Dives:
     """The dives of one root, run in pieces: :meth:`go` hands them a credit of positions."""
 
     def __init__(self, space: Space[State], root: State, auto: Macro, limit: int,
-                 jitters: tuple[int, ...]) -> None:
+                 jitters: tuple[int, ...], complete: int = 0) -> None:
         self.space = space  # a space of the dives' own (its caches, and no notes of a pass)
         self.root = root
         self.auto = auto  # the moves that settled the root
         self.limit = limit
         self.jitters = jitters
+        # every complete-th dive (the first too) takes all the steps, the others the pruned
+        # pass's; 0: all take the pruned pass's
+        self.complete = complete
+        self._pruned = True  # the dive under way takes the pruned pass's steps
         self.count = 0  # dives started
         self.spent = 0  # positions expanded by all of them
         self.credit = 0.0
@@ -47,13 +53,20 @@ class Dives:
         self._expanded = 0
 
     def _start(self) -> None:
-        """Begin the next dive from the root."""
-        self._rng = random.Random(self.count)
-        self._jitter = self.jitters[self.count % len(self.jitters)]
+        """Begin the next dive from the root. Each kind of dive numbers its own, and dive i of
+        a kind has the random numbers of ``random.Random(i)``."""
+        n, every = self.count, self.complete
+        self._pruned = not every or n % every != 0
+        i = (n - n // every - 1 if self._pruned else n // every) if every else n
+        self._rng = random.Random(i)
+        self._jitter = self.jitters[i % len(self.jitters)]
         self.count += 1
         self._seen = {self.space.key(self.root)}
         self._frames = [[self.root, None, ()]]
         self._expanded = 0
+        # the pruned pass's notes of the states it expanded in part: a dive that takes all
+        # the steps would take a note for its state's own, and the dives need none
+        self.space._partial.clear()  # type: ignore[attr-defined]
 
     def go(self, credit: float) -> list[Move] | None:
         """Dive on with ``credit`` more positions; the moves of a win once one is found."""
@@ -70,7 +83,7 @@ class Dives:
                 self.credit -= 1
                 self.spent += 1
                 self._expanded += 1
-                children, biases, _ = space.ordered_steps(frame[0], False)  # type: ignore[attr-defined]
+                children, biases, _ = space.ordered_steps(frame[0], self._pruned)  # type: ignore[attr-defined]
                 rng, jitter, score = self._rng.random, self._jitter, space.score
                 steps = []
                 for i, (macro, child) in enumerate(children):

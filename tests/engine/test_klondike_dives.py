@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 import engine
+from engine.rules.moves import Move
 from engine.solver import klondike
 from engine.solver.klondike import KlondikeSpace
 from engine.solver.klondike_dives import Dives
@@ -39,7 +40,8 @@ def test_dives_win_deals_the_search_leaves_and_their_lines_replay() -> None:
         space = KlondikeSpace(game.rules)
         space.relax = space.dives = False
         auto, root = space.settle(game.state)
-        dives = Dives(space, root, auto, klondike.DIVE_LIMIT, klondike.DIVE_JITTERS)
+        dives = Dives(space, root, auto, klondike.DIVE_LIMIT, klondike.DIVE_JITTERS,
+                      klondike.DIVE_COMPLETE)
         line = None
         while line is None and dives.spent < most:
             line = dives.go(8)
@@ -85,3 +87,55 @@ def test_nothing_changes_below_dive_after() -> None:
 def test_the_dailies_space_has_no_dives() -> None:
     game = engine.new_game("klondike", 1)
     assert not klondike.daily_space(game.rules).dives
+
+
+def dive_from_root(seed: int, complete: int, most: int) -> tuple[list[Move] | None, int]:
+    """Deal ``seed``'s dives from its root, one in ``complete`` taking all the steps (0: none),
+    until a win or ``most`` positions: the win's moves, and the positions spent."""
+    game = engine.new_game("klondike", seed)
+    space = KlondikeSpace(game.rules)
+    space.relax = space.dives = False
+    auto, root = space.settle(game.state)
+    dives = Dives(space, root, auto, klondike.DIVE_LIMIT, klondike.DIVE_JITTERS, complete)
+    line = None
+    while line is None and dives.spent < most:
+        line = dives.go(8)
+    return line, dives.spent
+
+
+@pytest.mark.parametrize(("seed", "pruned", "complete"), [(789, 400, 3_000),
+                                                           (932, 100, 3_000)])
+def test_dives_of_the_pruned_steps_win_what_complete_dives_do_not(
+        seed: int, pruned: int, complete: int) -> None:
+    """Deals 789 and 932, which the search wins only after 11,364 and 29,092 positions
+    (docs/solver.md §7.27), are won from the root by dives taking the pruned pass's steps
+    within a few hundred positions, the line replaying to a win; dives taking all the steps
+    find none within 3,000."""
+    line, _ = dive_from_root(seed, 0, pruned)
+    assert line is not None
+    assert replays_to_win(engine.new_game("klondike", seed), line)
+    assert dive_from_root(seed, 1, complete)[0] is None
+
+
+def test_one_dive_in_dive_complete_takes_all_the_steps() -> None:
+    """The first dive takes all the steps, as every dive did: deal 628's first complete dive
+    wins after 44 positions, which the pruned dives take 929 for; dive ``complete * i``
+    takes the random numbers of complete dive i, so the others keep their own."""
+    assert klondike.DIVE_COMPLETE > 1
+    line, spent = dive_from_root(628, klondike.DIVE_COMPLETE, 1_000)
+    assert line is not None and spent == dive_from_root(628, 1, 1_000)[1] == 44
+    assert replays_to_win(engine.new_game("klondike", 628), line)
+    assert dive_from_root(628, 0, 1_000)[1] == 929
+
+
+def test_a_deal_is_won_sooner_with_the_pruned_dives(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 932 is won after 5,188 positions with the dives of DIVE_COMPLETE, whole or in
+    slices of 3 ms (the same line), the line replaying; with every dive taking all the steps
+    (as before) it is undecided then."""
+    with_pruned = searched(932, True, quota=8_000)
+    assert (with_pruned.result, with_pruned.nodes) == ("won", 5_188)
+    assert replays_to_win(engine.new_game("klondike", 932), with_pruned.moves)
+    sliced = searched(932, True, quota=8_000, slice_ms=3.0)
+    assert (sliced.result, sliced.nodes, sliced.moves) == ("won", 5_188, with_pruned.moves)
+    monkeypatch.setattr(klondike, "DIVE_COMPLETE", 1)
+    assert searched(932, True, quota=8_000).result == "unknown"
