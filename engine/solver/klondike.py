@@ -116,7 +116,7 @@ RELAX_SHARE = 6.0
 # positions, every DIVE_EVERY positions the root's dives go on for DIVE_EVERY * DIVE_SHARE
 # positions of their own; each dive at most DIVE_LIMIT positions, dive i's jitter
 # DIVE_JITTERS[i % len(DIVE_JITTERS)]; one dive in DIVE_COMPLETE (the first too) takes all
-# the steps, the others the pruned pass's (docs/solver.md §7.27)
+# the steps, the others the pruned pass's (docs/solver.md §7.28)
 DIVE_AFTER = 5_000
 DIVE_EVERY = 32
 DIVE_SHARE = 1.0

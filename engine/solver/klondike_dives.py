@@ -10,7 +10,7 @@ A deep search meets its first win after a few hundred positions or not for a lon
 and which depends on the order: many short dives in orders of their own win deals whose
 best-first order goes astray early. A dive takes the pruned pass's steps (it leaves out the
 moves of part of a run that are of use only after other moves): fewer steps a position, so
-a dive of the same positions goes deeper, and wins sooner (docs/solver.md §7.27). A dive's
+a dive of the same positions goes deeper, and wins sooner (docs/solver.md §7.28). A dive's
 win is a line of real moves the rules replay; dives never answer "lost" (their tables are
 their own, their positions few) and never change the positions the search expands.
 """

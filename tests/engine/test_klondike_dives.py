@@ -108,7 +108,7 @@ def dive_from_root(seed: int, complete: int, most: int) -> tuple[list[Move] | No
 def test_dives_of_the_pruned_steps_win_what_complete_dives_do_not(
         seed: int, pruned: int, complete: int) -> None:
     """Deals 789 and 932, which the search wins only after 11,364 and 29,092 positions
-    (docs/solver.md §7.27), are won from the root by dives taking the pruned pass's steps
+    (docs/solver.md §7.28), are won from the root by dives taking the pruned pass's steps
     within a few hundred positions, the line replaying to a win; dives taking all the steps
     find none within 3,000."""
     line, _ = dive_from_root(seed, 0, pruned)
