@@ -106,12 +106,12 @@ COVER_BIAS = 20
 # expanded RELAX_AFTER positions, every RELAX_EVERY positions the root is searched on in
 # the relaxed game of k known cards a suit, for each k of RELAX_KS in turn, the i-th for at
 # most RELAX_CAPS[i] relaxed positions (None: to its end; then the next k), a relaxed win
-# ending them all, RELAX_EVERY * RELAX_SHARE relaxed positions at a time (§7.22, §7.27)
+# ending them all, RELAX_EVERY * RELAX_SHARE relaxed positions at a time (§7.22, §7.27, §7.29)
 RELAX_AFTER = 5_000
 RELAX_EVERY = 256
 RELAX_KS = (3, 4)
 RELAX_CAPS: tuple[int | None, ...] = (300, None)
-RELAX_SHARE = 6.0
+RELAX_SHARE = 8.0
 # dives (klondike_dives.Dives, docs/solver.md §7.25): once a search has expanded DIVE_AFTER
 # positions, every DIVE_EVERY positions the root's dives go on for DIVE_EVERY * DIVE_SHARE
 # positions of their own; each dive at most DIVE_LIMIT positions, dive i's jitter
