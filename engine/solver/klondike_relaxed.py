@@ -93,7 +93,7 @@ class Relaxed:
         # dead(): each foundation's cards and their bits, by heights; a talon's bits
         self._founds: dict[tuple[int, ...], tuple[list[list[int]], int, list[int]]] = {}
         self._talons: dict[bytes, tuple[int, int]] = {}  # its cards' bits, its classes' bits
-        self._faces: dict[bytes, tuple[int, int, int, int, int]] = {}  # dead()'s start
+        self._faces: dict[bytes, tuple[bytes, int, int, int, int, int]] = {}  # dead()'s start
         # dead(): a column's closure by the bits of placed and homeable its cards have
         self._closures: dict[tuple[bytes, int, int], tuple[int, int, bool, int, int]] = {}
         # dead(): per foundation, where its cards lie among the bits of the codes (the lane
@@ -104,13 +104,20 @@ class Relaxed:
         for f in range(4):
             unknown_ranks = sum(1 << r for r in range(1, KING + 1) if not self.known[f << 4 | r])
             known_ranks = sum(1 << r for r in range(1, KING + 1) if self.known[f << 4 | r])
-            self._lanes.append(((f & 1) << 4, unknown_ranks, 128 | f << 4, known_ranks))
+            self._lanes.append(((f & 1) << 4, unknown_ranks, _BIT[_KNOWN | f << 4], known_ranks))
             self._homes_by_height.append([
                 sum(1 << ((f & 1) << 4 | r) for r in range(1, min(height + 1, KING) + 1)
                     if not self.known[f << 4 | r])
-                | sum(1 << (_KNOWN | f << 4 | r) for r in range(1, min(height + 1, KING) + 1)
+                | sum(1 << _BIT[_KNOWN | f << 4 | r] for r in range(1, min(height + 1, KING) + 1)
                       if self.known[f << 4 | r])
                 for height in range(KING + 1)])
+        self._lanes_flat = tuple(x for lane in self._lanes for x in lane)
+        # dead(): per foundation, by its reach (the rank it can reach so far, Ace to Queen),
+        # the bit of its card of the next rank; and at -1 (no reach worked out yet), all bits
+        self._nexts = [
+            [1 << (_BIT[_KNOWN | f << 4 | r] if self.known[f << 4 | r] else (f & 1) << 4 | r)
+             for r in range(1, KING + 1)] + [-1]
+            for f in range(4)]
         columns, talon, start_heights = self.form(piles)
         cols, h = list(columns), list(start_heights)
         talon = self.settle(cols, talon, h)
@@ -197,14 +204,14 @@ class Relaxed:
         if found is None:
             cards = self._found_cards(heights)
             found = self._founds[heights] = (
-                cards, sum(1 << c for c in {c for each in cards for c in each}),
+                cards, sum(1 << _BIT[c] for c in {c for each in cards for c in each}),
                 [(2 << height) - 1 for height in heights])
         tops, starts = found[0], found[2]
         # the cards that may go home, a bit per code: talon and foundation cards, uncovered
         # cards; and the talon's classes
         got = self._talons.get(talon)
         if got is None:
-            got = self._talons[talon] = (sum(1 << c for c in set(talon)),
+            got = self._talons[talon] = (sum(1 << _BIT[c] for c in set(talon)),
                                          sum(1 << c for c in {c & _CLASS for c in talon}))
         avail = got[0] | found[1]
         talon_classes = got[1]
@@ -214,6 +221,8 @@ class Relaxed:
         # may ask of placed and homeable), and of the cards that may leave and have not, the
         # classes and the uncovered ones' codes (a column none of whose cards can leave is
         # passed over at once)
+        # (an entry starts as the column's face: those four, then its top's code and class as
+        # bits, which are also what the top gives avail and exposed)
         state = []
         faces = self._faces
         for column in columns:
@@ -222,37 +231,38 @@ class Relaxed:
                 continue
             face = faces.get(column)
             if face is None:
-                up = column.translate(_FACE_UP)
-                face = faces[column] = (
-                    up[-1], sum(1 << c for c in {c & _CLASS for c in up}),
-                    sum(1 << c for c in set(up)),
-                    sum(1 << c for c in {c & _CLASS for c in up[len(column) - _run(column):]}),
-                    1 << up[-1])
-            top = face[0]
-            avail |= 1 << top
-            exposed |= 1 << (top & _CLASS)
-            state.append([column, face[1], face[2], face[3], face[4]])
+                face = faces[column] = _face(column)
+            avail |= face[4]
+            exposed |= face[5]
+            state.append(list(face))
         closures = self._closures
         out = list(heights)  # per foundation: its cards not come out yet
-        (s0, r0, k0, kr0), (s1, r1, k1, kr1), (s2, r2, k2, kr2), (s3, r3, k3, kr3) = self._lanes
+        s0, r0, k0, kr0, s1, r1, k1, kr1, s2, r2, k2, kr2, s3, r3, k3, kr3 = self._lanes_flat
         h0, h1, h2, h3 = self._homes_by_height
+        n0, n1, n2, n3 = self._nexts
         t0, t1, t2, t3 = starts
         homeable = reached = -1  # (avail when the reach was last worked out)
         passed = -1  # (placed when the talon and foundations were last looked at)
+        a = b = c = d = -1
         while True:
             # the foundations' reach: the longest run of ranks up from the Ace whose cards
             # (each the known card or, not known, one of its rank and colour) may be had;
-            # the same as last round unless avail grew
+            # the same as last round unless avail grew, and a foundation's grows only if its
+            # card of the next rank came (avail only grows; the first round works all out)
             if avail != reached:
                 reached = avail
-                reach = (avail >> s0 & r0) | (avail >> k0 & kr0) | t0
-                a = ((reach + 1) & ~reach).bit_length() - 2
-                reach = (avail >> s1 & r1) | (avail >> k1 & kr1) | t1
-                b = ((reach + 1) & ~reach).bit_length() - 2
-                reach = (avail >> s2 & r2) | (avail >> k2 & kr2) | t2
-                c = ((reach + 1) & ~reach).bit_length() - 2
-                reach = (avail >> s3 & r3) | (avail >> k3 & kr3) | t3
-                d = ((reach + 1) & ~reach).bit_length() - 2
+                if a != KING and avail & n0[a]:
+                    reach = (avail >> s0 & r0) | (avail >> k0 & kr0) | t0
+                    a = ((reach + 1) & ~reach).bit_length() - 2
+                if b != KING and avail & n1[b]:
+                    reach = (avail >> s1 & r1) | (avail >> k1 & kr1) | t1
+                    b = ((reach + 1) & ~reach).bit_length() - 2
+                if c != KING and avail & n2[c]:
+                    reach = (avail >> s2 & r2) | (avail >> k2 & kr2) | t2
+                    c = ((reach + 1) & ~reach).bit_length() - 2
+                if d != KING and avail & n3[d]:
+                    reach = (avail >> s3 & r3) | (avail >> k3 & kr3) | t3
+                    d = ((reach + 1) & ~reach).bit_length() - 2
                 if a == KING and b == KING and c == KING and d == KING:
                     return False
                 homeable = h0[a] | h1[b] | h2[c] | h3[d]
@@ -630,7 +640,22 @@ class Relaxed:
 
 
 _FACE_UP = bytes(i & _UP for i in range(256))
+# dead()'s bit of a face-up code: a known card's moved down from 0x80 to 0x20 (its suit
+# above the classes, which stay ``code & _CLASS``), so that its masks of codes are 94 bits
+# wide, not 190 (fewer digits for each operation on them)
+_BIT = bytes(i - 0x60 if i >= _KNOWN else i for i in range(256))
+_UP_BIT = _FACE_UP.translate(_BIT)
 _KING_CLASSES = 1 << KING | 1 << (_RED | KING)  # Kings by class, as a bit mask
+
+
+def _face(column: bytes) -> tuple[bytes, int, int, int, int, int]:
+    """:meth:`Relaxed.dead`'s start for a column (not empty): the column; the classes and
+    the codes of all its cards; its run's classes; its top's code and class, as bits."""
+    up = column.translate(_UP_BIT)
+    top = up[-1]
+    return (column, sum(1 << c for c in {c & _CLASS for c in up}), sum(1 << c for c in set(up)),
+            sum(1 << c for c in {c & _CLASS for c in up[len(column) - _run(column):]}),
+            1 << top, 1 << (top & _CLASS))
 
 
 def _closure(column: bytes, placed: int, homeable: int) -> tuple[int, int, bool, int, int]:
@@ -641,7 +666,7 @@ def _closure(column: bytes, placed: int, homeable: int) -> tuple[int, int, bool,
     cannot, the classes and the uncovered ones' codes. One walk down does it: a card that
     may leave leaves if its class is placed or, uncovered, its code is homeable, and then
     the card under it is uncovered (and may leave)."""
-    up = column.translate(_FACE_UP)
+    up = column.translate(_UP_BIT)
     i = len(up) - 1
     low = len(up) - _run(column)  # the lowest card that may leave, so far
     uncovered = 1 << i
