@@ -90,12 +90,13 @@ class Relaxed:
         self._in_talon: dict[bytes, list[int]] = {}
         self._laid: dict[tuple[bytes, ...], tuple[list[int], list[int], dict[int, list[int]],
                                                   int | None]] = {}
-        # dead(): each foundation's cards and their bits, by heights; a talon's bits
+        # dead(): each foundation's cards' classes as bits, all their codes' bits, and the
+        # ranks below each height, by heights; a talon's bits
         self._founds: dict[tuple[int, ...], tuple[list[list[int]], int, list[int]]] = {}
         self._talons: dict[bytes, tuple[int, int]] = {}  # its cards' bits, its classes' bits
         self._faces: dict[bytes, tuple[bytes, int, int, int, int, int]] = {}  # dead()'s start
         # dead(): a column's closure by the bits of placed and homeable its cards have
-        self._closures: dict[tuple[bytes, int, int], tuple[int, int, bool, int, int]] = {}
+        self._closures: dict[tuple[bytes, int, int], tuple[int, int, bool, int]] = {}
         # dead(): per foundation, where its cards lie among the bits of the codes (the lane
         # of its colour's cards known by colour, and its known cards' lane) and which ranks
         # each lane holds for it; by its height, the codes it may take (as _homes says)
@@ -174,7 +175,8 @@ class Relaxed:
             if own is other:
                 shuffle(children)
             for child in reversed(children):
-                ckey = key(child)
+                columns, talon, heights = child
+                ckey = _SEP.join(columns) + _SEP + talon + _SEP + bytes(heights)  # (key())
                 if ckey not in seen:
                     seen.add(ckey)
                     own.append(child)
@@ -204,9 +206,10 @@ class Relaxed:
         if found is None:
             cards = self._found_cards(heights)
             found = self._founds[heights] = (
-                cards, sum(1 << _BIT[c] for c in {c for each in cards for c in each}),
+                [[1 << (c & _CLASS) for c in each] for each in cards],
+                sum(1 << _BIT[c] for c in {c for each in cards for c in each}),
                 [(2 << height) - 1 for height in heights])
-        tops, starts = found[0], found[2]
+        bits, starts = found[0], found[2]
         # the cards that may go home, a bit per code: talon and foundation cards, uncovered
         # cards; and the talon's classes
         got = self._talons.get(talon)
@@ -217,12 +220,11 @@ class Relaxed:
         talon_classes = got[1]
         exposed = 0  # classes that can lie exposed, as a bit mask
         emptyable = False
-        # per column: the column, the classes and codes of all its cards (what its closure
-        # may ask of placed and homeable), and of the cards that may leave and have not, the
-        # classes and the uncovered ones' codes (a column none of whose cards can leave is
-        # passed over at once)
-        # (an entry starts as the column's face: those four, then its top's code and class as
-        # bits, which are also what the top gives avail and exposed)
+        # per column (its face, _face, to start with): the column, the classes and codes of
+        # all its cards (what its closure may ask of placed and homeable), and of the cards
+        # that may leave and have not, the classes and the uncovered ones' codes, one mask (a
+        # column none of whose cards can leave is passed over at once); then its top's code
+        # and class as bits, what the top gives avail and exposed
         state = []
         faces = self._faces
         for column in columns:
@@ -273,21 +275,27 @@ class Relaxed:
             changed = False
             # column cards that can leave: each column's closure under placed and homeable
             # (a pure function of the column and the bits of them its cards have, memoized)
+            have = placed << _WANT | homeable
             for entry in state:
-                if not (placed & entry[3] or homeable & entry[4]):
+                if not have & entry[3]:
                     continue
                 ckey = (entry[0], placed & entry[1], homeable & entry[2])
                 got = closures.get(ckey)
                 if got is None:
                     got = closures[ckey] = _closure(entry[0], ckey[1], ckey[2])
-                entry[3], entry[4] = got[3], got[4]
-                if got[0] & ~avail or got[1] & ~exposed:
-                    avail |= got[0]
-                    exposed |= got[1]
+                entry[3] = got[3]
+                grown = avail | got[0]
+                if grown != avail:
+                    avail = grown
+                    changed = True
+                grown = exposed | got[1]
+                if grown != exposed:
+                    exposed = grown
                     changed = True
                 if got[2] and not emptyable:
                     emptyable = changed = True
                     placed |= _KING_CLASSES
+                    have |= _KING_CLASSES << _WANT
             # talon cards and foundation tops with a place (as last round unless placed grew)
             if placed != passed:
                 passed = placed
@@ -296,15 +304,15 @@ class Relaxed:
                     exposed |= more
                     changed = True
                 for f in range(4):
-                    cards = tops[f]
-                    while out[f]:
-                        card = cards[out[f] - 1]
-                        if not placed >> (card & _CLASS) & 1:
-                            break
-                        out[f] -= 1
-                        if not exposed >> (card & _CLASS) & 1:
-                            exposed |= 1 << (card & _CLASS)
-                            changed = True
+                    n = out[f]
+                    if n and placed & bits[f][n - 1]:
+                        cards = bits[f]
+                        while n and placed & cards[n - 1]:
+                            n -= 1
+                            if not exposed & cards[n]:
+                                exposed |= cards[n]
+                                changed = True
+                        out[f] = n
             if not changed:
                 return True
 
@@ -379,6 +387,11 @@ class Relaxed:
                         columns[s] = _pop(column, 1)
                         moved = True
                         taken = self.taken(heights)
+            for card in taken:
+                if card in talon:
+                    break
+            else:
+                continue  # (no talon card goes home now)
             for card in set(talon):
                 if card not in taken:
                     continue
@@ -636,7 +649,7 @@ class Relaxed:
         if probe < 0 or cols[probe] and cols[probe][-1] in taken and \
                 self.safe(cols[probe][-1], h) >= 0:
             talon = self.settle(cols, talon, h)
-        into.append((tuple(sorted(cols)), talon, self._heights(h)))
+        into.append((tuple(sorted(cols)), talon, self._heights(h) if self.sort else tuple(h)))
 
 
 _FACE_UP = bytes(i & _UP for i in range(256))
@@ -645,27 +658,30 @@ _FACE_UP = bytes(i & _UP for i in range(256))
 # wide, not 190 (fewer digits for each operation on them)
 _BIT = bytes(i - 0x60 if i >= _KNOWN else i for i in range(256))
 _UP_BIT = _FACE_UP.translate(_BIT)
+_WANT = 96  # dead(): classes above codes in one mask (codes' bits are below 94)
 _KING_CLASSES = 1 << KING | 1 << (_RED | KING)  # Kings by class, as a bit mask
 
 
 def _face(column: bytes) -> tuple[bytes, int, int, int, int, int]:
     """:meth:`Relaxed.dead`'s start for a column (not empty): the column; the classes and
-    the codes of all its cards; its run's classes; its top's code and class, as bits."""
+    the codes of all its cards; the cards that may leave, as :func:`_closure` gives them
+    (its run's classes, its top's code); its top's code and class, as bits."""
     up = column.translate(_UP_BIT)
     top = up[-1]
+    run = sum(1 << c for c in {c & _CLASS for c in up[len(column) - _run(column):]})
     return (column, sum(1 << c for c in {c & _CLASS for c in up}), sum(1 << c for c in set(up)),
-            sum(1 << c for c in {c & _CLASS for c in up[len(column) - _run(column):]}),
-            1 << top, 1 << (top & _CLASS))
+            run << _WANT | 1 << top, 1 << top, 1 << (top & _CLASS))
 
 
-def _closure(column: bytes, placed: int, homeable: int) -> tuple[int, int, bool, int, int]:
+def _closure(column: bytes, placed: int, homeable: int) -> tuple[int, int, bool, int]:
     """What a column gives :meth:`Relaxed.dead` when the classes ``placed`` have a place that
     can lie exposed and the codes ``homeable`` may go home: the codes and the classes of its
     cards that can be uncovered below its top, whether it can be emptied (its bottom card,
     not a King, can leave), and of the cards that may leave (its run, or uncovered) and
-    cannot, the classes and the uncovered ones' codes. One walk down does it: a card that
-    may leave leaves if its class is placed or, uncovered, its code is homeable, and then
-    the card under it is uncovered (and may leave)."""
+    cannot, the classes (shifted up by ``_WANT``) and the uncovered ones' codes, one mask.
+    One walk down does it: a card that may leave leaves if its class is placed or,
+    uncovered, its code is homeable, and then the card under it is uncovered (and may
+    leave)."""
     up = column.translate(_UP_BIT)
     i = len(up) - 1
     low = len(up) - _run(column)  # the lowest card that may leave, so far
@@ -690,7 +706,7 @@ def _closure(column: bytes, placed: int, homeable: int) -> tuple[int, int, bool,
             if uncovered >> i & 1:
                 codes |= 1 << card
         i -= 1
-    return avail, exposed, emptied, classes, codes
+    return avail, exposed, emptied, classes << _WANT | codes
 
 
 def key(position: Position) -> bytes:
