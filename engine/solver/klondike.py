@@ -108,7 +108,7 @@ COVER_BIAS = 20
 # most RELAX_CAPS[i] relaxed positions (None: to its end; then the next k), a relaxed win
 # ending them all, RELAX_EVERY * RELAX_SHARE relaxed positions at a time (§7.22, §7.27, §7.29)
 RELAX_AFTER = 5_000
-RELAX_EVERY = 256
+RELAX_EVERY = 128
 RELAX_KS = (3, 4)
 RELAX_CAPS: tuple[int | None, ...] = (300, None)
 RELAX_SHARE = 8.0

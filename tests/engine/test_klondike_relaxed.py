@@ -300,18 +300,18 @@ def test_the_relaxed_game_never_calls_a_winnable_deal_lost() -> None:
 def test_the_solver_proves_a_deal_lost_through_the_relaxed_game(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Deal 385, which the search alone proves lost after 31,140 positions, is lost after
-    5,124 with the relaxed game searched beside it (eight relaxed positions to each of the
+    5,252 with the relaxed game searched beside it (eight relaxed positions to each of the
     search's from its 5,000th: k = 3 for its cap of 300, then k = 4 lost after 1,246),
     whole or in slices; without it, unknown then."""
     game = engine.new_game("klondike", 385)
     whole = Solver(game, max_nodes=12_000)
     whole.step(60_000)
-    assert (whole.result, whole.nodes) == ("lost", 5_124)
+    assert (whole.result, whole.nodes) == ("lost", 5_252)
     assert whole.space._proofs.spent == 300 + 1_246  # type: ignore[attr-defined]
     sliced = Solver(game, max_nodes=12_000)
     while sliced.step(5.0) is None:
         pass
-    assert (sliced.result, sliced.nodes) == ("lost", 5_124)
+    assert (sliced.result, sliced.nodes) == ("lost", 5_252)
     monkeypatch.setattr(KlondikeSpace, "_relax", lambda self: None)
     alone = Solver(game, max_nodes=12_000)
     alone.step(60_000)
@@ -321,13 +321,13 @@ def test_the_solver_proves_a_deal_lost_through_the_relaxed_game(
 def test_the_finer_game_proves_what_the_coarse_one_wins() -> None:
     """Deal 991: its relaxed game of k = 3 has a win (after 4,312 relaxed positions), that
     of k = 4 none (searched to the end in 3,776); the search alone proves it lost after
-    9,602 positions. With k = 3 capped at 300, then k = 4: lost after 5,380."""
+    9,602 positions. With k = 3 capped at 300, then k = 4: lost after 5,508."""
     piles = root_piles(991)
     assert Relaxed(piles, 3).run(5_000) == (True, 4_312)
     assert Relaxed(piles, 4).run(5_000) == (False, 3_776)
     solver = Solver(engine.new_game("klondike", 991), max_nodes=12_000)
     solver.step(60_000)
-    assert (solver.result, solver.nodes) == ("lost", 5_380)
+    assert (solver.result, solver.nodes) == ("lost", 5_508)
     assert solver.space._proofs.spent == 300 + 3_776  # type: ignore[attr-defined]
 
 
