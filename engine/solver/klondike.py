@@ -106,23 +106,27 @@ COVER_BIAS = 20
 # expanded RELAX_AFTER positions, every RELAX_EVERY positions the root is searched on in
 # the relaxed game of k known cards a suit, for each k of RELAX_KS in turn, the i-th for at
 # most RELAX_CAPS[i] relaxed positions (None: to its end; then the next k), a relaxed win
-# ending them all, RELAX_EVERY * RELAX_SHARE relaxed positions at a time (§7.22, §7.27, §7.29)
+# within RELAX_QUICK_WIN of its positions ending them all (a later one: the next k),
+# RELAX_EVERY * RELAX_SHARE relaxed positions at a time (§7.22, §7.27, §7.29, §7.32)
 RELAX_AFTER = 5_000
-RELAX_EVERY = 128
-RELAX_KS = (3, 4)
-RELAX_CAPS: tuple[int | None, ...] = (300, None)
-RELAX_SHARE = 8.0
+RELAX_EVERY = 64
+RELAX_KS = (3, 4, 6)
+RELAX_CAPS: tuple[int | None, ...] = (300, None, None)
+RELAX_QUICK_WIN = 1_000
+RELAX_SHARE = 16.0
 # dives (klondike_dives.Dives, docs/solver.md §7.25): once a search has expanded DIVE_AFTER
 # positions, every DIVE_EVERY positions the root's dives go on for DIVE_EVERY * DIVE_SHARE
 # positions of their own; each dive at most DIVE_LIMIT positions, dive i's jitter
-# DIVE_JITTERS[i % len(DIVE_JITTERS)]; one dive in DIVE_COMPLETE (the first too) takes all
-# the steps, the others the pruned pass's (docs/solver.md §7.28)
+# DIVE_JITTERS[i % len(DIVE_JITTERS)], fading with the depth to none at DIVE_FADE steps; one
+# dive in DIVE_COMPLETE (the first too) takes all the steps, the others the pruned pass's
+# (docs/solver.md §7.28, §7.31)
 DIVE_AFTER = 5_000
 DIVE_EVERY = 32
-DIVE_SHARE = 1.0
+DIVE_SHARE = 2.0
 DIVE_LIMIT = 100
 DIVE_JITTERS = (80,)
 DIVE_COMPLETE = 8
+DIVE_FADE = 80
 
 
 def talon(piles: tuple[Pile, ...] | list[Pile]) -> tuple[int, ...]:
@@ -200,7 +204,7 @@ class KlondikeSpace(Space[State]):
         self._root: tuple[Pile, ...] | None = None
         self._expanded = 0
         self._proofs = RootProofs(len(RELAX_KS), self._relaxed_game, RELAX_CAPS,
-                                  win_ends=True)
+                                  win_ends=RELAX_QUICK_WIN)
         # the dives from the root (see _dive): on or off, the moves that settled the root,
         # the dives once started
         self.dives = True
@@ -235,7 +239,7 @@ class KlondikeSpace(Space[State]):
             space.covers, space.cover_bias = self.covers, self.cover_bias
             space.relax = space.dives = False
             self._dives = Dives(space, State(self._root), self._root_auto, DIVE_LIMIT,
-                                DIVE_JITTERS, DIVE_COMPLETE)
+                                DIVE_JITTERS, DIVE_COMPLETE, DIVE_FADE)
         self.found = self._dives.go(DIVE_EVERY * DIVE_SHARE)
 
     def key(self, state: State) -> bytes:

@@ -5,7 +5,9 @@ which find wins the best-first search finds only after tens of thousands of posi
 A dive searches depth first from the root with a table of its own (so it never goes round a
 cycle), at most ``limit`` positions, taking each position's steps in the order of their
 score (the best-first search's, a covered placement's bias included) made worse by up to a
-jitter at random; its random numbers are seeded by its number, so every run is the same.
+jitter at random, the jitter shrinking with the depth to none at ``fade`` steps from the root
+(the order goes astray early: later steps follow the score more closely; docs/solver.md
+§7.31); its random numbers are seeded by its number, so every run is the same.
 A deep search meets its first win after a few hundred positions or not for a long while,
 and which depends on the order: many short dives in orders of their own win deals whose
 best-first order goes astray early. A dive takes the pruned pass's steps (it leaves out the
@@ -30,7 +32,7 @@ class Dives:
     """The dives of one root, run in pieces: :meth:`go` hands them a credit of positions."""
 
     def __init__(self, space: Space[State], root: State, auto: Macro, limit: int,
-                 jitters: tuple[int, ...], complete: int = 0) -> None:
+                 jitters: tuple[int, ...], complete: int = 0, fade: int = 0) -> None:
         self.space = space  # a space of the dives' own (its caches, and no notes of a pass)
         self.root = root
         self.auto = auto  # the moves that settled the root
@@ -39,6 +41,9 @@ class Dives:
         # every complete-th dive (the first too) takes all the steps, the others the pruned
         # pass's; 0: all take the pruned pass's
         self.complete = complete
+        # the jitter of the steps from the n-th position of a dive's path (the root the first)
+        # is jitter * (1 - n / fade), none from the fade-th on; 0: it never fades
+        self.fade = fade
         self._pruned = True  # the dive under way takes the pruned pass's steps
         self.count = 0  # dives started
         self.spent = 0  # positions expanded by all of them
@@ -85,6 +90,8 @@ class Dives:
                 self._expanded += 1
                 children, biases, _ = space.ordered_steps(frame[0], self._pruned)  # type: ignore[attr-defined]
                 rng, jitter, score = self._rng.random, self._jitter, space.score
+                if self.fade:
+                    jitter *= max(0.0, 1.0 - len(frames) / self.fade)
                 steps = []
                 for i, (macro, child) in enumerate(children):
                     key = space.key(child)

@@ -6,8 +6,9 @@ search hands :class:`RootProofs` a credit of relaxed positions now and then, so 
 costs a share of the search's positions, never a long pause: the games are taken coarsest
 last, a won one giving way to the next. A game may be given a cap (its positions at most,
 then the next game is taken: one that has not ended in its cap proves nothing, and the next
-game, finer, is a proof as good), and a win may end the proofs instead (when a quick win of
-a coarse game says the deal is likely won, so a finer game would spend its share in vain).
+game, finer, is a proof as good), and a quick win may end the proofs instead (a game won
+within a few of its positions says the deal is likely won, so a finer game would spend its
+share in vain; a win that took long says little, and the next game is taken).
 """
 
 from __future__ import annotations
@@ -30,11 +31,13 @@ class Relaxed(Protocol):
 
 class RootProofs:
     """The relaxed games of one root, ``make(i)`` the i-th of ``count``, searched in turn:
-    the i-th for at most ``caps[i]`` positions (None: to its end); a relaxed win passes to
-    the next game, or ends the proofs if ``win_ends``."""
+    the i-th for at most ``caps[i]`` positions (None: to its end); a relaxed win ends the
+    proofs if the game took at most ``win_ends`` positions, else (or with None) passes to
+    the next game."""
 
     def __init__(self, count: int, make: Callable[[int], Relaxed],
-                 caps: Sequence[int | None] | None = None, win_ends: bool = False) -> None:
+                 caps: Sequence[int | None] | None = None, win_ends: int | None = None,
+                 ) -> None:
         self.count = count
         self.make = make
         self.caps = list(caps) if caps is not None else [None] * count
@@ -75,7 +78,8 @@ class RootProofs:
             if answer is False:
                 self.next = self.count
                 return True
-            self.next = self.count if self.win_ends else self.next + 1
+            quick = self.win_ends is not None and self.used <= self.win_ends
+            self.next = self.count if quick else self.next + 1
         return False
 
     def release(self) -> list[Table]:

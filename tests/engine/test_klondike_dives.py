@@ -51,15 +51,15 @@ def test_dives_win_deals_the_search_leaves_and_their_lines_replay() -> None:
 
 def test_a_deal_is_won_through_the_dives_and_not_without_them() -> None:
     """Deal 952, which the search alone leaves undecided after 100,000 positions
-    (docs/solver.md §7.15), is won after 5,060 with the dives (from the 5,000th position, one
-    dive position to each of the search's), whole or in slices, with the same line; without
+    (docs/solver.md §7.15), is won after 5,028 with the dives (from the 5,000th position, two
+    dive positions to each of the search's), whole or in slices, with the same line; without
     them it is undecided then."""
     whole = searched(952, True, quota=8_000)
-    assert (whole.result, whole.nodes) == ("won", 5_060)
+    assert (whole.result, whole.nodes) == ("won", 5_028)
     game = engine.new_game("klondike", 952)
     assert replays_to_win(game, whole.moves)
     sliced = searched(952, True, quota=8_000, slice_ms=3.0)
-    assert (sliced.result, sliced.nodes, sliced.moves) == ("won", 5_060, whole.moves)
+    assert (sliced.result, sliced.nodes, sliced.moves) == ("won", 5_028, whole.moves)
     assert searched(952, False, quota=8_000).result == "unknown"
 
 
@@ -89,14 +89,17 @@ def test_the_dailies_space_has_no_dives() -> None:
     assert not klondike.daily_space(game.rules).dives
 
 
-def dive_from_root(seed: int, complete: int, most: int) -> tuple[list[Move] | None, int]:
+def dive_from_root(seed: int, complete: int, most: int, fade: int = 0,
+                   ) -> tuple[list[Move] | None, int]:
     """Deal ``seed``'s dives from its root, one in ``complete`` taking all the steps (0: none),
-    until a win or ``most`` positions: the win's moves, and the positions spent."""
+    the jitter fading to none at ``fade`` (0: never), until a win or ``most`` positions: the
+    win's moves, and the positions spent."""
     game = engine.new_game("klondike", seed)
     space = KlondikeSpace(game.rules)
     space.relax = space.dives = False
     auto, root = space.settle(game.state)
-    dives = Dives(space, root, auto, klondike.DIVE_LIMIT, klondike.DIVE_JITTERS, complete)
+    dives = Dives(space, root, auto, klondike.DIVE_LIMIT, klondike.DIVE_JITTERS, complete,
+                  fade)
     line = None
     while line is None and dives.spent < most:
         line = dives.go(8)
@@ -129,13 +132,29 @@ def test_one_dive_in_dive_complete_takes_all_the_steps() -> None:
 
 
 def test_a_deal_is_won_sooner_with_the_pruned_dives(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Deal 932 is won after 5,188 positions with the dives of DIVE_COMPLETE, whole or in
-    slices of 3 ms (the same line), the line replaying; with every dive taking all the steps
-    (as before) it is undecided then."""
+    """Deal 932 is won after 5,060 positions with the dives of DIVE_COMPLETE and DIVE_FADE,
+    whole or in slices of 3 ms (the same line), the line replaying; with the dives as they
+    were before both (every dive taking all the steps, the jitter the same at every depth) it
+    is undecided then."""
     with_pruned = searched(932, True, quota=8_000)
-    assert (with_pruned.result, with_pruned.nodes) == ("won", 5_188)
+    assert (with_pruned.result, with_pruned.nodes) == ("won", 5_060)
     assert replays_to_win(engine.new_game("klondike", 932), with_pruned.moves)
     sliced = searched(932, True, quota=8_000, slice_ms=3.0)
-    assert (sliced.result, sliced.nodes, sliced.moves) == ("won", 5_188, with_pruned.moves)
+    assert (sliced.result, sliced.nodes, sliced.moves) == ("won", 5_060, with_pruned.moves)
     monkeypatch.setattr(klondike, "DIVE_COMPLETE", 1)
+    monkeypatch.setattr(klondike, "DIVE_FADE", 0)
     assert searched(932, True, quota=8_000).result == "unknown"
+
+
+@pytest.mark.parametrize(("seed", "faded", "unfaded"), [(288, 144, 1_725), (388, 582, 2_369),
+                                                        (481, 669, 1_389)])
+def test_a_jitter_fading_with_the_depth_wins_sooner(seed: int, faded: int, unfaded: int,
+                                                    ) -> None:
+    """Deals 288, 388 and 481, which the dives win near the second's end with a jitter the
+    same at every depth, are won from the root after a half to a tenth of the positions with
+    the jitter fading to none at DIVE_FADE steps (docs/solver.md §7.31); the line replays."""
+    assert klondike.DIVE_FADE == 80
+    line, spent = dive_from_root(seed, klondike.DIVE_COMPLETE, 3_000, klondike.DIVE_FADE)
+    assert line is not None and spent == faded
+    assert replays_to_win(engine.new_game("klondike", seed), line)
+    assert dive_from_root(seed, klondike.DIVE_COMPLETE, 3_000)[1] == unfaded

@@ -300,18 +300,18 @@ def test_the_relaxed_game_never_calls_a_winnable_deal_lost() -> None:
 def test_the_solver_proves_a_deal_lost_through_the_relaxed_game(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Deal 385, which the search alone proves lost after 31,140 positions, is lost after
-    5,252 with the relaxed game searched beside it (eight relaxed positions to each of the
+    5,124 with the relaxed game searched beside it (sixteen relaxed positions to each of the
     search's from its 5,000th: k = 3 for its cap of 300, then k = 4 lost after 1,246),
     whole or in slices; without it, unknown then."""
     game = engine.new_game("klondike", 385)
     whole = Solver(game, max_nodes=12_000)
     whole.step(60_000)
-    assert (whole.result, whole.nodes) == ("lost", 5_252)
+    assert (whole.result, whole.nodes) == ("lost", 5_124)
     assert whole.space._proofs.spent == 300 + 1_246  # type: ignore[attr-defined]
     sliced = Solver(game, max_nodes=12_000)
     while sliced.step(5.0) is None:
         pass
-    assert (sliced.result, sliced.nodes) == ("lost", 5_252)
+    assert (sliced.result, sliced.nodes) == ("lost", 5_124)
     monkeypatch.setattr(KlondikeSpace, "_relax", lambda self: None)
     alone = Solver(game, max_nodes=12_000)
     alone.step(60_000)
@@ -321,21 +321,51 @@ def test_the_solver_proves_a_deal_lost_through_the_relaxed_game(
 def test_the_finer_game_proves_what_the_coarse_one_wins() -> None:
     """Deal 991: its relaxed game of k = 3 has a win (after 4,312 relaxed positions), that
     of k = 4 none (searched to the end in 3,776); the search alone proves it lost after
-    9,602 positions. With k = 3 capped at 300, then k = 4: lost after 5,508."""
+    9,602 positions. With k = 3 capped at 300, then k = 4: lost after 5,252."""
     piles = root_piles(991)
     assert Relaxed(piles, 3).run(5_000) == (True, 4_312)
     assert Relaxed(piles, 4).run(5_000) == (False, 3_776)
     solver = Solver(engine.new_game("klondike", 991), max_nodes=12_000)
     solver.step(60_000)
-    assert (solver.result, solver.nodes) == ("lost", 5_508)
+    assert (solver.result, solver.nodes) == ("lost", 5_252)
     assert solver.space._proofs.spent == 300 + 3_776  # type: ignore[attr-defined]
+
+
+def without_dives(seed: int, max_nodes: int) -> Solver:
+    """Deal ``seed`` searched to ``max_nodes`` positions with the relaxed games, no dives."""
+    game = engine.new_game("klondike", seed)
+    space = KlondikeSpace(game.rules)
+    space.dives = False
+    solver = Solver(game, max_nodes, space=space)
+    solver.step(60_000)
+    return solver
 
 
 def test_a_quick_coarse_win_ends_the_relaxed_games() -> None:
     """Deal 288 (won): k = 3 wins after 140 relaxed positions, k = 4 only after 13,754; the
     quick win ends the relaxed games, so the search and the dives have the CPU."""
     assert Relaxed(root_piles(288), 3).run(1_000) == (True, 140)
-    solver = Solver(engine.new_game("klondike", 288), max_nodes=5_500)
-    solver.step(60_000)
+    solver = without_dives(288, 5_500)
     assert solver.result == "unknown"
     assert solver.space._proofs.spent == 140  # type: ignore[attr-defined]
+
+
+def test_a_slow_win_hands_over_to_a_finer_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 556: k = 3 wins after 411 relaxed positions (past its cap of 300), k = 4 after
+    1,490 (more than RELAX_QUICK_WIN), and k = 6 has no win (searched to the end in 7,798):
+    the slow win hands over to k = 6, which proves the deal lost after 5,636 positions of the
+    search (300 + 1,490 + 7,798 relaxed ones), where the search alone needs 36,105. Were
+    every relaxed win to end the games, 556 would be undecided then."""
+    piles = root_piles(556)
+    assert Relaxed(piles, 3).run(1_000) == (True, 411)
+    assert Relaxed(piles, 4).run(5_000) == (True, 1_490)
+    assert Relaxed(piles, 6).run(10_000) == (False, 7_798)
+    assert klondike_space.RELAX_KS == (3, 4, 6)
+    assert 1_490 > klondike_space.RELAX_QUICK_WIN
+    solver = without_dives(556, 12_000)
+    assert (solver.result, solver.nodes) == ("lost", 5_636)
+    assert solver.space._proofs.spent == 300 + 1_490 + 7_798  # type: ignore[attr-defined]
+    monkeypatch.setattr(klondike_space, "RELAX_QUICK_WIN", 10 ** 9)
+    solver = without_dives(556, 12_000)
+    assert solver.result == "unknown"
+    assert solver.space._proofs.spent == 300 + 1_490  # type: ignore[attr-defined]
