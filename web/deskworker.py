@@ -57,9 +57,11 @@ class DeskWorker:
         self.slice_ms = slice_ms
         self.seq = 0  # of the sync the mirror is in
         self.hinting = False  # a hint of this seq is under way
+        self.hint_asked = False  # and the player asked for it (else the watch did)
+        self.last_hint = ""  # the last hint sent, for this seq
         self.watching = False  # the watch of this seq is not done
         self.last_watch = ""  # the last watch answer sent, for this seq
-        self.hint_told = False  # a known hint was sent unasked, for this seq
+        self.hint_told = False  # the watch has offered a known hint, for this seq
         self.hint_for = -1  # a hint asked for a sync not received yet
         self.count = 0  # numbers the watch answers: the newest counts, whatever the order
         self.texts: list[str] = []  # the texts of the mirror's line of moves
@@ -134,6 +136,7 @@ class DeskWorker:
         self.watching = True
         self.last_watch = ""
         self.hint_told = False
+        self.last_hint = ""
         if self.hint_for == seq:
             self.hint()
 
@@ -161,9 +164,12 @@ class DeskWorker:
         game.undo_count = head.get("undo_count", game.undo_count)
         return True
 
-    def hint(self) -> None:
-        """Start the hint of the position in play (answered at once when known)."""
+    def hint(self, asked: bool = True) -> None:
+        """Start the hint of the position in play (answered at once when known): ``asked``
+        by the player, always answered; else the watch's, sent unasked unless it is the
+        hint sent last for this position (the main desk keeps that one)."""
         self.hinting = True
+        self.hint_asked = asked
         self.answer_hint(self.table.handle("hint"))
 
     def answer_hint(self, payload: dict[str, Any]) -> None:
@@ -171,9 +177,13 @@ class DeskWorker:
         if event == "thinking":
             return
         self.hinting = False
-        if event != "hint_cancelled":
-            self.send("hint", seq=self.seq,
-                      **{name: payload[name] for name in HINT_FIELDS if name in payload})
+        if event == "hint_cancelled":
+            return
+        fields = {name: payload[name] for name in HINT_FIELDS if name in payload}
+        text = dumps(fields)
+        if self.hint_asked or text != self.last_hint:
+            self.last_hint = text
+            self.send("hint", seq=self.seq, **fields)
 
     def ask_daily(self, message: dict[str, Any]) -> None:
         """Queue the search for a daily deal, with the main's record of found ones."""
@@ -244,7 +254,7 @@ class DeskWorker:
                 and (desk.unwinnable or desk.known_hint() is not None):
             # The hint is known without a search: the main desk shows it at once.
             self.hint_told = True
-            self.hint()
+            self.hint(asked=False)
 
     def listed_draw(self) -> str | None:
         """A variant whose next deal is drawn from a list (winnable only): no search."""

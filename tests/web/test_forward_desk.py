@@ -291,6 +291,29 @@ def test_a_hint_under_way_is_cancelled_by_a_move() -> None:
     assert link.handle("hint_step") == {"event": "hint_cancelled"}
 
 
+def test_a_hint_asked_for_goes_out_once_and_the_watch_does_not_send_it_again() -> None:
+    """The worker sends a hint it knows without a search unasked, with the verdict; one the
+    player asked for first goes out once too: the watch after it does not repeat it."""
+    link = Link(f"?game=beleaguered-castle&deal={CASTLE_DEAL}")
+    sent: list[dict] = []
+
+    def post(text: str) -> None:
+        sent.append(json.loads(text))
+        link.to_main.append(text)
+
+    link.worker.post = post
+    link.pump()
+    assert watched(link.table, link)["verdict"] == "won"
+    hints = [m["seq"] for m in sent if m["kind"] == "hint"]
+    assert len(hints) == 1  # unasked, with the verdict
+    play(link.table, moves_of(link.table.game)[0])
+    assert hinted(link.table, link)["event"] == "hint"  # asked before the worker knew it
+    link.pump()
+    assert watched(link.table, link)["verdict"] is not None
+    hints = [m["seq"] for m in sent if m["kind"] == "hint"]
+    assert len(hints) == 2 and hints[1] > hints[0]  # once for the new position
+
+
 def test_a_worker_that_does_not_answer_leaves_the_rules_hint_after_a_while() -> None:
     clock = HandClock()
     link = Link(f"?game=beleaguered-castle&deal={CASTLE_DEAL}", now=clock)
