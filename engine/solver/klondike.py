@@ -211,6 +211,11 @@ class KlondikeSpace(Space[State]):
         self._root_auto: Macro = ()
         self._dives: Dives | None = None
 
+    def forget_partial(self) -> None:
+        """Drop the notes of the states the pruned pass expanded in part: a space whose
+        states are expanded by dives alone needs none (no complete pass reads them)."""
+        self._partial.clear()
+
     def release(self) -> list[Table]:
         tables = [self._scores, self._columns, self._partial]
         self._scores, self._columns, self._partial = {}, {}, {}

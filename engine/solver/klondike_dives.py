@@ -71,7 +71,7 @@ class Dives:
         self._expanded = 0
         # the pruned pass's notes of the states it expanded in part: a dive that takes all
         # the steps would take a note for its state's own, and the dives need none
-        self.space._partial.clear()  # type: ignore[attr-defined]
+        self.space.forget_partial()  # type: ignore[attr-defined]
 
     def go(self, credit: float) -> list[Move] | None:
         """Dive on with ``credit`` more positions; the moves of a win once one is found."""
