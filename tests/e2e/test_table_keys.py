@@ -96,25 +96,22 @@ def test_h_highlights_a_legal_move(table, variant, seed):
     # The solver thinks first, in slices (docs/solver.md §12; tests/e2e/test_table_solver.py).
     table.page.wait_for_function(HINT_DONE_JS, timeout=10_000)
     shown = table.page.evaluate(HINT_JS)
-    answer = engine.solve(game, budget_ms=400)
-    # Its line's first move when it wins, else the heuristic hint.
-    hint = answer.moves[0] if answer.result == "won" else engine.hint(game)
-    if answer.ms > 100:  # a slower browser may run out of time: either move then
-        hint = engine.hint(game) if Move(**shown) == engine.hint(game) else hint
-    # The solver's worker may have found another winning line first: any legal move of it.
-    if Move(**shown) != hint and Move(**shown) in game.legal_moves():
-        hint = Move(**shown)
-    assert hint is not None
-    if hint.src == "stock":
-        assert shown["src"] == "stock"
-    else:
-        assert Move(shown["src"], shown["dst"], shown["count"]) == hint
-        assert hint in game.legal_moves()
+    # The first move of a winning line the worker found (there may be several), or the
+    # rules' own move when the hint's time ran out: a legal move either way (which one is
+    # checked against the solver in tests/e2e/test_table_solver.py).
+    legal = game.legal_moves()
+
+    def is_legal(hint: dict) -> bool:
+        if hint["src"] == "stock":
+            return any(m.src == "stock" for m in legal)
+        return Move(hint["src"], hint["dst"], hint["count"]) in legal
+
+    assert is_legal(shown)
     assert table.announced().startswith("Hint")
     table.page.click('[data-action="hint"]')
     again = table.page.evaluate(HINT_JS)
     # The same unless the worker's answer came only after the first hint (rules' hint then).
-    assert again == shown or Move(**again) in game.legal_moves() or again["src"] == "stock"
+    assert again == shown or is_legal(again)
     table.check(game)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import engine
 from engine import Move
 from tests.e2e.table_helpers import (  # noqa: F401 (fixtures)
+    APP_SHOWN_JS,
     PAGE_FILES_JS,
     READY_MS,
     WORKER_ANSWERS_JS,
@@ -55,6 +56,16 @@ FORGET_SW_JS = """async () => {
     for (const key of await caches.keys()) await caches.delete(key);
 }"""
 SETTLED_JS = "() => new Promise((ok) => setTimeout(ok, 300))"
+# A new deal and the H key in one task of the page: the worker hears of the deal together
+# with the hint's request, so it has settled nothing of it yet (its watch keeps the rules'
+# move as the hint after 2 s of its time, which a loaded machine may let pass between two
+# steps of a test).
+NEW_THEN_H_JS = """([variant, seed]) => {
+    window.ppTable.act('new', {variant, seed});
+    document.dispatchEvent(new KeyboardEvent('keydown', {key: 'h', bubbles: true}));
+}"""
+# The solver's worker, held back by a test until it lets it start (its script not served)
+WORKER_SCRIPT = "**/solver-worker.mjs"
 
 
 def test_hint_highlights_the_first_move_of_the_solvers_line(table):
@@ -112,10 +123,12 @@ def test_a_move_during_the_hint_search_cancels_it(table):
     # the heuristic's hint once its 20,000 positions are done, starts with the deal)
     assert engine.solve(engine.new_game(*HARD_TOO), budget_ms=60_000,
                         max_nodes=HARD_NODES).result == "unknown"
-    game = table.new(*HARD_TOO)
-    table.wait_solver()
     page = table.page
-    page.keyboard.press("h")
+    if not page.evaluate(APP_SHOWN_JS):
+        table.goto()
+    table.wait_solver()  # (before it is up, Hint gives the rules' move at once)
+    game = engine.new_game(*HARD_TOO)
+    page.evaluate(NEW_THEN_H_JS, list(HARD_TOO))
     assert page.get_attribute('[data-action="hint"]', "aria-busy") == "true"
     table.click_pile("stock")  # a Spider deal, while the solver searches
     game.play(Move("stock", "tableau", 10))
@@ -163,30 +176,42 @@ def wait_lists_known(table) -> None:
             .includes('until the solver has started')""", timeout=READY_MS)
 
 
-def test_winnable_only_deals_a_number_from_the_shipped_list(table):
+def test_winnable_only_deals_a_number_from_the_shipped_list(browser, base_url):
     variant = "klondike"
     assert engine.winnable_deals(variant), "klondike ships a winnable-deal list"
-    table.goto(fresh=True)
-    open_menu_on(table, variant)
-    box = table.page.locator("#menu-winnable")
-    # The lists' sizes come from the solver's worker: until it is up, the box waits.
-    assert "until the solver has started" in table.text("#menu-winnable-note")
-    assert box.is_disabled()
-    wait_lists_known(table)
-    assert box.is_enabled() and not box.is_checked()
-    box.check()
-    assert "proved winnable" in table.text("#menu-winnable-note")
-    # The note points at the deal-number box where it really is: below the note.
-    note_box = table.page.locator("#menu-winnable-note").bounding_box()
-    deal_box = table.page.locator("#menu-deal").bounding_box()
-    assert deal_box["y"] > note_box["y"] + note_box["height"]
-    assert "typed below" in table.text("#menu-winnable-note")
-    table.page.click('[data-menu="deal"]')
-    state = table.page.evaluate("() => window.ppTable.act('state')")
-    assert state["variant"] == variant
-    assert state["seed"] in engine.winnable_deals(variant)
-    assert variant in state["settings"]["winnable"]
-    table.act("settings", winnable={variant: False})
+    # The lists' sizes come from the solver's worker: until it is up, the box waits. The
+    # worker is held back until the menu has been seen waiting (its script is not served
+    # meanwhile; no service worker, which would serve it from its cache).
+    context, table = make_session(browser, base_url, service_workers="block")
+    page = table.page
+    try:
+        held: list = []
+        page.route(WORKER_SCRIPT, lambda route: held.append(route))
+        table.goto(fresh=True)
+        open_menu_on(table, variant)
+        box = page.locator("#menu-winnable")
+        assert "until the solver has started" in table.text("#menu-winnable-note")
+        assert box.is_disabled()
+        for route in held:
+            route.continue_()
+        page.unroute(WORKER_SCRIPT)
+        wait_lists_known(table)
+        assert box.is_enabled() and not box.is_checked()
+        box.check()
+        assert "proved winnable" in table.text("#menu-winnable-note")
+        # The note points at the deal-number box where it really is: below the note.
+        note_box = page.locator("#menu-winnable-note").bounding_box()
+        deal_box = page.locator("#menu-deal").bounding_box()
+        assert deal_box["y"] > note_box["y"] + note_box["height"]
+        assert "typed below" in table.text("#menu-winnable-note")
+        page.click('[data-menu="deal"]')
+        state = page.evaluate("() => window.ppTable.act('state')")
+        assert state["variant"] == variant
+        assert state["seed"] in engine.winnable_deals(variant)
+        assert variant in state["settings"]["winnable"]
+        assert not table.log.problems, table.log.problems
+    finally:
+        context.close()
 
 
 def test_winnable_only_is_greyed_out_for_a_game_without_a_list(table):
