@@ -221,6 +221,8 @@ def test_winnable_only_is_greyed_out_for_a_game_without_a_list(table):
     page = table.page
     empty = "# no deals yet\n"
 
+    if not page.evaluate(APP_SHOWN_JS):  # (the module's page, maybe still blank)
+        table.goto()
     page.route(listed, lambda route: route.fulfill(status=200, body=empty))
     page.evaluate(FORGET_SW_JS)  # so that the worker fetches the list, as on a first visit
     try:
