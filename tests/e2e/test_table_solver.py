@@ -55,14 +55,17 @@ FORGET_SW_JS = """async () => {
     for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
     for (const key of await caches.keys()) await caches.delete(key);
 }"""
-SETTLED_JS = "() => new Promise((ok) => setTimeout(ok, 300))"
-# A new deal and the H key in one task of the page: the worker hears of the deal together
-# with the hint's request, so it has settled nothing of it yet (its watch keeps the rules'
-# move as the hint after 2 s of its time, which a loaded machine may let pass between two
-# steps of a test).
-NEW_THEN_H_JS = """([variant, seed]) => {
+# A new deal and Hint asked for (the H key, or a click on the button) in one task of the
+# page: the worker hears of the deal together with the hint's request, so it has settled
+# nothing of it yet (its watch keeps the rules' move as the hint after 2 s of its time and
+# sends it unasked, and a test's steps may let that pass).
+NEW_THEN_HINT_JS = """([variant, seed, how]) => {
     window.ppTable.act('new', {variant, seed});
-    document.dispatchEvent(new KeyboardEvent('keydown', {key: 'h', bubbles: true}));
+    if (how === 'key') {
+        document.dispatchEvent(new KeyboardEvent('keydown', {key: 'h', bubbles: true}));
+    } else {
+        document.querySelector('[data-action="hint"]').click();
+    }
 }"""
 # The solver's worker, held back by a test until it lets it start (its script not served)
 WORKER_SCRIPT = "**/solver-worker.mjs"
@@ -92,21 +95,22 @@ def test_the_hint_on_a_hard_deal_is_searched_by_the_worker_not_the_page(browser,
     shows the worker's answer (the rules' move: the search did not settle this deal);
     it fetches none of the solver's files. (How long the page's tasks take is a time, for
     the benchmarks: bench/latency.py counts the long tasks of play.)"""
+    game = engine.new_game(*HARD)
+    assert engine.solve(game, budget_ms=60_000, max_nodes=HARD_NODES).result == "unknown"
     context, table = make_session(browser, base_url)
     try:
         page = table.page
         page.add_init_script(WORKER_ANSWERS_JS)
-        game = table.new(*HARD)
-        assert engine.solve(game, budget_ms=60_000, max_nodes=HARD_NODES).result == "unknown"
+        table.goto()
         table.wait_solver()
-        page.evaluate(SETTLED_JS)  # the new deal's cards are drawn (that is not under test)
         hints = "() => window.__workerAnswers.filter((a) => a.kind === 'hint').length"
-        assert page.evaluate(hints) == 0
-        page.click('[data-action="hint"]')
+        before = page.evaluate(hints)  # (of the deal the page opened with)
+        page.evaluate(NEW_THEN_HINT_JS, [*HARD, "click"])
+        assert page.get_attribute('[data-action="hint"]', "aria-busy") == "true"
         page.wait_for_function(HINT_IDLE_JS, timeout=READY_MS)
         # (Its answer; a second one if the page asked again before the first came, as it
         # may while the worker catches up with the new deal: the page shows the newest.)
-        assert page.evaluate(hints) >= 1
+        assert page.evaluate(hints) >= before + 1
         shown = page.evaluate(HINT_JS)
         hint = engine.hint(game)  # undecided: the heuristic's move
         assert shown["src"] == hint.src and (hint.src == "stock" or shown["dst"] == hint.dst)
@@ -128,7 +132,7 @@ def test_a_move_during_the_hint_search_cancels_it(table):
         table.goto()
     table.wait_solver()  # (before it is up, Hint gives the rules' move at once)
     game = engine.new_game(*HARD_TOO)
-    page.evaluate(NEW_THEN_H_JS, list(HARD_TOO))
+    page.evaluate(NEW_THEN_HINT_JS, [*HARD_TOO, "key"])
     assert page.get_attribute('[data-action="hint"]', "aria-busy") == "true"
     table.click_pile("stock")  # a Spider deal, while the solver searches
     game.play(Move("stock", "tableau", 10))
