@@ -55,6 +55,7 @@ FORGET_SW_JS = """async () => {
     for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister();
     for (const key of await caches.keys()) await caches.delete(key);
 }"""
+SETTLED_JS = "() => new Promise((ok) => setTimeout(ok, 300))"
 # A new deal and Hint asked for (the H key, or a click on the button) in one task of the
 # page: the worker hears of the deal together with the hint's request, so it has settled
 # nothing of it yet (its watch keeps the rules' move as the hint after 2 s of its time and
