@@ -32,6 +32,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.startup_trail import trail_of, wait_until_ready
 from tools.chromium import CHROMIUM as BROWSER
 from tools.chromium import CHROMIUM_ARGS as BROWSER_ARGS
 
@@ -157,6 +158,7 @@ def watch_page(page, log: BrowserLog) -> None:
     page.on("console", lambda msg: msg.type == "error" and not browser_asked_a_favicon(msg)
             and log.console_errors.append(msg.text))
     page.on("pageerror", lambda error: log.page_errors.append(str(error)))
+    trail_of(page)
 
 
 @pytest.fixture(scope="session")
@@ -260,11 +262,7 @@ class App:
         self.wait_ready()
 
     def wait_ready(self, timeout_ms: float = READY_TIMEOUT_MS) -> None:
-        self.page.wait_for_function(
-            "() => ['ready', 'error'].includes(document.documentElement.dataset.app)",
-            timeout=timeout_ms,
-        )
-        state = self.page.evaluate("document.documentElement.dataset.app")
+        state = wait_until_ready(self.page, timeout_ms)
         if state != "ready":
             text = self.page.inner_text("#loading")
             pytest.fail(f"the app did not start: data-app={state!r}: {text}")

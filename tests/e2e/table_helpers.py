@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 import pytest
 
 import engine
+from tests.e2e.startup_trail import trail_of, wait_until_ready
 from web.saves import GameSaves
 from web.storage import MemoryBackend, Storage
 
 READY_MS = 90_000
-READY_JS = "() => ['ready', 'error'].includes(document.documentElement.dataset.app)"
 PILES_JS = """() => Object.fromEntries(
     [...document.querySelectorAll('[data-pile]')].map((pile) => [
         pile.dataset.pile,
@@ -108,6 +108,7 @@ class TablePage:
         self.page = page
         self.context = page.context
         self.log = log
+        trail_of(page)
 
     # -- opening ---------------------------------------------------------------------
 
@@ -122,8 +123,7 @@ class TablePage:
         self.wait_ready()
 
     def wait_ready(self) -> None:
-        self.page.wait_for_function(READY_JS, timeout=READY_MS)
-        state = self.page.evaluate("document.documentElement.dataset.app")
+        state = wait_until_ready(self.page, READY_MS)
         assert state == "ready", self.page.inner_text("#loading")
 
     def wait_solver(self) -> None:
@@ -263,6 +263,7 @@ def watch(context, page, base_url: str, log: Log) -> None:
     context.route(lambda url: not local(url), lambda route: route.abort())
     page.on("console", lambda m: m.type == "error" and log.problems.append(f"console: {m.text}"))
     page.on("pageerror", lambda e: log.problems.append(f"exception: {e}"))
+    trail_of(page)
 
 
 def make_session(browser, base_url: str, **options):

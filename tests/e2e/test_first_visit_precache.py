@@ -5,7 +5,7 @@ version's cache are not downloaded again (service-worker.js precache)."""
 
 from __future__ import annotations
 
-from tests.e2e.table_helpers import READY_JS
+from tests.e2e.startup_trail import READY_JS
 from tools import precache
 
 # Puts ``files`` (path -> body) into ``cache`` with a header that a download would not have.

@@ -11,7 +11,8 @@ import pytest
 
 import engine
 from tests.e2e.conftest import READY_TIMEOUT_MS, ROOT
-from tests.e2e.table_helpers import PILES_JS, READY_JS
+from tests.e2e.startup_trail import READY_JS
+from tests.e2e.table_helpers import PILES_JS
 from tools import precache
 from tools.serve import start_server
 
