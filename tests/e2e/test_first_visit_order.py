@@ -53,7 +53,8 @@ def page(browser, base_url, browser_log):
 @pytest.fixture
 def visit(page):
     """Opens a deal link on a fresh page and returns its events in order: ("sent", path),
-    ("finished", path, encoding, bytes) of each request that went to the server, and READY
+    ("finished", path, encoding, bytes) of each request that went to the server (a
+    request answered 304 is ("revalidated", path) alone: no body came), and READY
     when the page became playable; and the console's warnings."""
     events: list = []
     warnings: list[str] = []
@@ -61,6 +62,7 @@ def visit(page):
     cached: set[str] = set()  # requests the HTTP cache answered
     sent_events: dict[str, tuple] = {}
     encodings: dict[str, str] = {}
+    statuses: dict[str, int] = {}
     session = page.context.new_cdp_session(page)
 
     def sent(event: dict) -> None:
@@ -77,6 +79,10 @@ def visit(page):
         if event["response"].get("fromDiskCache"):
             cached.add(event["requestId"])
 
+    def received_raw(event: dict) -> None:
+        # The network's own status: the page is told 200 of a file the cache revalidated.
+        statuses[event["requestId"]] = event["statusCode"]
+
     def from_cache(event: dict) -> None:
         cached.add(event["requestId"])
 
@@ -87,6 +93,12 @@ def visit(page):
             # No request went out: drop this very event (an equal one may come before).
             gone = sent_events[event["requestId"]]
             del events[next(i for i, e in enumerate(events) if e is gone)]
+        elif statuses.get(event["requestId"]) == 304:
+            # A revalidation: the file's body did not come again. The request is told
+            # apart, and the body's first download has to come before it (see below).
+            asked = sent_events[event["requestId"]]
+            events[next(i for i, e in enumerate(events) if e is asked)] = (
+                "revalidated", asked[1])
         else:
             events.append(("finished", paths[event["requestId"]],
                            encodings.get(event["requestId"], ""),
@@ -94,6 +106,7 @@ def visit(page):
 
     session.on("Network.requestWillBeSent", sent)
     session.on("Network.responseReceived", received)
+    session.on("Network.responseReceivedExtraInfo", received_raw)
     session.on("Network.requestServedFromCache", from_cache)
     session.on("Network.loadingFinished", finished)
     session.send("Network.enable")
@@ -118,6 +131,16 @@ def visit(page):
     return events, warnings
 
 
+def assert_revalidations_follow_their_download(events: list) -> None:
+    """A file the app revalidated (answered 304) had its body downloaded earlier in the
+    visit: the request cost a round trip, not the file again. (The browser's own asks for
+    the page's icons are not the app's.)"""
+    for i, event in enumerate(events):
+        if event != READY and event[0] == "revalidated" and \
+                not event[1].startswith("/web/icons/"):
+            assert any(e != READY and e[:2] == ("finished", event[1]) for e in events[:i]), event
+
+
 def index(events: list, kind: str, path: str) -> int:
     return next(i for i, event in enumerate(events)
                 if event != READY and event[:2] == (kind, path))
@@ -135,10 +158,12 @@ def test_the_runtime_downloads_first_and_the_loader_chain_side_by_side(visit):
     loader = index(events, "finished", "/web/start/micropython-loader.mjs")
     for path in ("/vendor/micropython/micropython.mjs", PACK, "/web/main.py"):
         assert index(events, "sent", path) < loader, path
-    # One request: early.js's fetch takes the preload over, and MicroPython is handed
-    # that download.
+    # One download: early.js's fetch takes the preload over, and MicroPython is handed
+    # that download. (On a busy machine early.js may run only once the preload has
+    # ended: its fetch then revalidates the cached file, and the body does not come again.)
     sent = [event[1] for event in events if event != READY and event[0] == "sent"]
     assert sent.count(WASM) == 1
+    assert_revalidations_follow_their_download(events)
     # A preload the page could not use (another mode or credentials) is warned about. The
     # warning that one was not used "within a few seconds" of the load event is a clock
     # Chromium keeps: a loaded machine starts MicroPython late, and the file is still taken
@@ -166,6 +191,7 @@ def test_before_the_table_only_its_files_each_once_and_compressed(visit):
     twice = sorted({path for path in sent if sent.count(path) > 1
                     and not path.startswith("/web/icons/")})
     assert twice == [], [e for e in events if e != READY and e[1] in twice]
+    assert_revalidations_follow_their_download(before)
     plain = [(path, size) for kind, path, *rest in (e for e in before if e[0] == "finished")
              for encoding, size in [rest]
              if path.endswith(COMPRESSIBLE) and size > 1024 and encoding not in ("br", "gzip")]
