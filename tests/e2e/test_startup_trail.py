@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.startup_trail import trail_of, wait_until_ready
+from tests.e2e.startup_trail import wait_until_ready
 
 
 def test_a_stuck_start_up_names_the_request_it_waits_for(page):
     held = []
     # The page's start-up script is answered never: the app cannot become ready.
     page.context.route("**/start/*.js", lambda route: held.append(route.request.url))
-    trail_of(page)
+    # (No trail asked for here: the page fixture's watch keeps it, as for every test.)
     page.goto("/", wait_until="commit")
     with pytest.raises(AssertionError) as failure:
         wait_until_ready(page, 3_000)
