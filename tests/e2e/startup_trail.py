@@ -2,8 +2,8 @@
 
 A start-up that hangs leaves a bare timeout, and a page whose main thread is stuck cannot
 be asked anything afterwards. So every page a test opens keeps, on the Python side, its
-last console lines and the requests still under way; ``wait_until_ready`` puts both in the
-failure when the app does not become ready.
+last console lines (the start's stages among them) and the requests still under way;
+``wait_until_ready`` puts both in the failure when the app does not become ready.
 """
 
 from __future__ import annotations
@@ -13,6 +13,10 @@ from dataclasses import dataclass, field
 
 READY_JS = "() => ['ready', 'error'].includes(document.documentElement.dataset.app)"
 KEPT_LINES = 40
+# Runs before the page's scripts: each stage of the start (web/start/micropython-loader.mjs)
+# goes to the console, and so into the trail.
+STAGES_JS = """addEventListener("pp:progress",
+  (event) => console.debug(`pp:progress ${event.detail}`));"""
 
 
 @dataclass
@@ -36,6 +40,7 @@ def trail_of(page) -> Trail:
     trail = _TRAILS.get(id(page))
     if trail is None:
         trail = _TRAILS[id(page)] = Trail()
+        page.add_init_script(STAGES_JS)
         page.on("console", lambda msg: trail.lines.append(f"{msg.type}: {msg.text}"))
         page.on("pageerror", lambda error: trail.lines.append(f"exception: {error}"))
         page.on("request", lambda request: trail.pending.__setitem__(id(request), request.url))
@@ -58,3 +63,11 @@ def wait_until_ready(page, timeout_ms: float) -> str:
             f"the app was neither ready nor in error after {timeout_ms / 1000:.0f} s "
             f"({page.url})\n{trail.story()}") from None
     return page.evaluate("document.documentElement.dataset.app")
+
+
+def wait_for_table(page, timeout_ms: float) -> None:
+    """Wait for the table to be ready; fail with the trail when the start hangs, and with
+    the loading screen's words when it failed."""
+    state = wait_until_ready(page, timeout_ms)
+    if state != "ready":
+        raise AssertionError(f"the app did not start: {page.inner_text('#loading')}")

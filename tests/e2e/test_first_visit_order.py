@@ -14,6 +14,7 @@ import urllib.parse
 import pytest
 
 from tests.e2e.conftest import ROOT, fail_first, watch, watch_page
+from tests.e2e.startup_trail import wait_for_table
 from tests.e2e.test_first_visit_solver_later import MARK_READY_JS, READY
 
 pytestmark = pytest.mark.e2e
@@ -123,8 +124,7 @@ def visit(page):
     page.add_init_script(MARK_READY_JS.replace(
         "window.ppReadyMark()", "performance.mark('pp:seen-ready'); window.ppReadyMark('ready')"))
     page.goto("/?game=klondike&deal=7")
-    page.wait_for_function("() => document.documentElement.dataset.app === 'ready'",
-                           timeout=120_000)
+    wait_for_table(page, 120_000)
     page.wait_for_timeout(300)  # a warning about an unused preload comes after the load
     page.marks = page.evaluate("""() => Object.fromEntries(['pp:seen-ready', 'pp:solver-start']
         .map((name) => [name, performance.getEntriesByName(name).map((e) => e.startTime)]))""")

@@ -5,7 +5,8 @@ version's cache are not downloaded again (service-worker.js precache)."""
 
 from __future__ import annotations
 
-from tests.e2e.startup_trail import READY_JS
+from tests.e2e.conftest import READY_TIMEOUT_MS
+from tests.e2e.startup_trail import wait_for_table
 from tools import precache
 
 # Puts ``files`` (path -> body) into ``cache`` with a header that a download would not have.
@@ -51,7 +52,7 @@ def test_a_half_filled_precache_resumes_and_the_install_waits_for_the_table(
     pwa_context.on("request", lambda request: events.append("worker download")
                    if request.service_worker else None)
     page.goto("/")
-    page.wait_for_function(READY_JS)
+    wait_for_table(page, READY_TIMEOUT_MS)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=60_000)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from tests.e2e.conftest import READY_TIMEOUT_MS, ROOT
+from tests.e2e.startup_trail import wait_for_table
 
 # Runs before the page's scripts: every value the bar and the stage text take until ready.
 RECORD_JS = """(() => {
@@ -34,7 +35,7 @@ def test_the_bar_moves_with_the_bytes_received_before_ready(context, page):
     # Not until "load" (a 30 s clock, which a throttled page on a busy machine can pass):
     # the wait below is for the table itself.
     page.goto("/", wait_until="commit")
-    page.wait_for_selector("html[data-app=ready]", state="attached", timeout=READY_TIMEOUT_MS)
+    wait_for_table(page, READY_TIMEOUT_MS)
     bars = page.evaluate("window.__bar")
     stages = page.evaluate("window.__stage")
     received = page.evaluate("window.ppBytes")

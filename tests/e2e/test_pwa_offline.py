@@ -11,16 +11,14 @@ import pytest
 
 import engine
 from tests.e2e.conftest import READY_TIMEOUT_MS, ROOT
-from tests.e2e.startup_trail import READY_JS
+from tests.e2e.startup_trail import wait_for_table
 from tests.e2e.table_helpers import PILES_JS
 from tools import precache
 from tools.serve import start_server
 
 
 def ready(page) -> None:
-    page.wait_for_function(READY_JS, timeout=READY_TIMEOUT_MS)
-    assert page.evaluate("document.documentElement.dataset.app") == "ready", page.inner_text(
-        "#loading")
+    wait_for_table(page, READY_TIMEOUT_MS)
 
 
 def dom_view(game: engine.Game) -> dict[str, list[str]]:
