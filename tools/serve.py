@@ -293,6 +293,10 @@ class Handler(SimpleHTTPRequestHandler):
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # The listen queue: a page opens six connections at once and the tests run two pages
+    # side by side on a busy machine; socketserver's default of 5 has overflowed here (a
+    # dropped handshake costs the browser a retransmission, a second or more).
+    request_queue_size = 128
 
     def handle_error(self, request, client_address) -> None:
         """A browser that drops a kept-alive connection (a navigation, a closed test page)
