@@ -26,7 +26,10 @@ window.performance.mark("pp:main")  # start-up stages, read by bench/startup.py
 
 
 def fail(error: BaseException) -> None:
-    """Say on the loading screen that the app could not start (tests wait for this too)."""
+    """Say on the loading screen that the app could not start (tests wait for this too),
+    unless an earlier failure (a file that did not arrive: web/start/loading.js) said why."""
+    if document.documentElement.dataset.app == "error":
+        return
     document.documentElement.dataset.app = "error"
     document.getElementById("loading-stage").textContent = (
         f"Pocket Patience could not start.\n{type(error).__name__}: {error}"

@@ -235,7 +235,8 @@ def test_a_file_of_the_first_table_that_is_not_served_is_said_on_the_loading_scr
         timeout=120_000)
     assert page.evaluate("document.documentElement.dataset.app") == "error"
     stage = page.text_content("#loading-stage")
-    assert "could not start" in stage and "first-table.pack: HTTP 404" in stage
+    assert "could not start" in stage, stage
+    assert "did not arrive: build/mpy/first-table.pack (HTTP 404)" in stage, stage
     assert page.evaluate("() => document.querySelectorAll('[data-card]').length") == 0
     # The failed start is an uncaught error too (a page's error reports see it).
     assert [e for e in browser_log.page_errors if "first-table.pack: HTTP 404" in e]

@@ -3,6 +3,11 @@
 // so no event is missed.
 // web/main.py sets <html data-app="ready"> when the table is interactive, which hides
 // the loading screen through CSS.
+//
+// A start that cannot finish says so, with a "Try again" button: a failed script or module
+// (nothing else would move the screen on), a style sheet that did not arrive (the table
+// would be drawn unstyled), a file the loader fetches (`pp:missing`), any uncaught error.
+// The game in progress is saved in the browser, so trying again loses nothing.
 
 const bar = document.getElementById("loading-bar");
 const stage = document.getElementById("loading-stage");
@@ -54,6 +59,33 @@ function fail(message) {
   stage.textContent = `Pocket Patience could not start.\n${message}`;
 }
 
+// The app's root, which the paths in messages are relative to (this file is web/start/).
+const ROOT = new URL("../../", import.meta.url).href;
+
+function missing(url, why = "") {
+  if (document.documentElement.dataset.app !== "loading") return;
+  const path = url.startsWith(ROOT) ? url.slice(ROOT.length) : url;
+  fail(`A file of the app did not arrive: ${path}${why ? ` (${why})` : ""}.\n`
+    + "Check the connection, then try again.");
+}
+
+// Once the start has failed (here or in web/main.py): a button to load the page again,
+// given the focus so that a keyboard or a screen reader finds it at once.
+function offerRetry() {
+  if (document.getElementById("loading-retry")) return;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.id = "loading-retry";
+  button.dataset.action = "retry";
+  button.textContent = "Try again";
+  button.addEventListener("click", () => location.reload());
+  document.getElementById("loading").append(button);
+  button.focus();
+}
+new MutationObserver(() => {
+  if (document.documentElement.dataset.app === "error") offerRetry();
+}).observe(document.documentElement, { attributes: true, attributeFilter: ["data-app"] });
+
 show(10, "Loading Python…");
 
 addEventListener("pp:progress", (event) => {
@@ -64,6 +96,27 @@ addEventListener("pp:progress", (event) => {
 addEventListener("error", (event) => {
   if (document.documentElement.dataset.app === "loading") fail(event.message || "Error");
 });
+// A script, module or style sheet that failed to load: its element's error event, which
+// does not bubble, seen on its way down (a module a script imports fails that script).
+addEventListener("error", ({ target }) => {
+  if (target instanceof HTMLScriptElement) missing(target.src);
+  const link = target instanceof HTMLLinkElement;
+  if (link && /\b(modulepreload|stylesheet)\b/.test(target.rel)) missing(target.href);
+}, true);
+// Style sheets in the head have loaded or failed before any module script runs. One that
+// failed has no sheet, or (Chromium) an empty one whose rules cannot be read; the app's own
+// sheets are same-origin, so theirs always can.
+function arrived(link) {
+  try {
+    return link.sheet !== null && link.sheet.cssRules !== null;
+  } catch {
+    return false;
+  }
+}
+for (const link of document.querySelectorAll('link[rel="stylesheet"]')) {
+  if (!arrived(link)) missing(link.href);
+}
+addEventListener("pp:missing", ({ detail }) => missing(detail.url, detail.why));
 addEventListener("unhandledrejection", (event) => {
   if (document.documentElement.dataset.app === "loading") fail(String(event.reason));
 });

@@ -109,16 +109,31 @@ async function earlyWasm() {
   }
 }
 
+// A file the start needs did not arrive: the loading screen says which (web/start/
+// loading.js), and the start fails with `error`.
+function missing(url, why, error) {
+  dispatchEvent(new CustomEvent("pp:missing", { detail: { url: String(url), why } }));
+  return error;
+}
+
+async function fetched(url) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw missing(url, "", error); // the network's failure
+  }
+  const why = `HTTP ${response.status}`;
+  if (!response.ok) throw missing(url, why, new Error(`${url}: ${why}`));
+  return response;
+}
+
 async function bytesOf(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return new Uint8Array(await response.arrayBuffer());
+  return new Uint8Array(await (await fetched(url)).arrayBuffer());
 }
 
 async function textOf(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return response.text();
+  return (await fetched(url)).text();
 }
 
 // [path, bytes] of each file of the pack, in its order.
@@ -161,6 +176,10 @@ async function interpreter() {
       stdout: (line) => console.log(line),
       stderr: (line) => console.error(line),
     });
+  } catch (error) {
+    // The early download failed and MicroPython's own fetch of the wasm too.
+    if (url === WASM_URL && /fetch/i.test(String(error))) throw missing(url, "", error);
+    throw error;
   } finally {
     if (url.startsWith("blob:")) URL.revokeObjectURL(url);
   }
