@@ -21,10 +21,16 @@ STAGES_JS = """addEventListener("pp:progress",
 
 @dataclass
 class Trail:
-    """A page's last console lines and its requests not yet answered."""
+    """A page's last console lines (failed requests told among them) and its requests
+    not yet answered."""
 
     lines: deque[str] = field(default_factory=lambda: deque(maxlen=KEPT_LINES))
     pending: dict[int, str] = field(default_factory=dict)
+
+    def failed(self, request) -> None:
+        """A request that ended without a response: no longer under way, and told."""
+        self.pending.pop(id(request), None)
+        self.lines.append(f"request failed: {request.url} ({request.failure})")
 
     def story(self) -> str:
         lines = "\n".join(f"  {line}" for line in self.lines) or "  (none)"
@@ -45,7 +51,7 @@ def trail_of(page) -> Trail:
         page.on("pageerror", lambda error: trail.lines.append(f"exception: {error}"))
         page.on("request", lambda request: trail.pending.__setitem__(id(request), request.url))
         page.on("requestfinished", lambda request: trail.pending.pop(id(request), None))
-        page.on("requestfailed", lambda request: trail.pending.pop(id(request), None))
+        page.on("requestfailed", trail.failed)
         page.on("close", lambda _: _TRAILS.pop(id(page), None))
     return trail
 
