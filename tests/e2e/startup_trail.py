@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-READY_JS = "() => ['ready', 'error'].includes(document.documentElement.dataset.app)"
+# (Asked from the first moment of a page, when it may have no <html> element yet.)
+READY_JS = "() => ['ready', 'error'].includes(document.documentElement?.dataset.app)"
 KEPT_LINES = 40
 # Runs before the page's scripts: each stage of the start (web/start/micropython-loader.mjs)
 # goes to the console, and so into the trail.

@@ -18,7 +18,7 @@ SEED_JS = """async ([name, files]) => {
   }
 }"""
 WATCH_READY_JS = """new MutationObserver((_, observer) => {
-  if (document.documentElement.dataset.app === "ready") {
+  if (document.documentElement?.dataset.app === "ready") {
     observer.disconnect();
     window.__ppSaw("ready");
   }
