@@ -95,3 +95,17 @@ def test_the_failed_start_has_no_axe_violation(browser, base_url):
         assert page.evaluate(AXE_RUN_JS, AXE_TAGS) == []
     finally:
         context.close()
+
+
+def test_a_stray_error_during_the_start_does_not_keep_the_table_away(page, browser_log):
+    """Only a file that did not arrive stops the start for good: an uncaught error of any
+    other kind is shown, and the table that comes after it plays."""
+    page.add_init_script(
+        "addEventListener('DOMContentLoaded', () => { throw new Error('stray'); });")
+    page.goto("/?game=klondike&deal=7", wait_until="commit")
+    # (Not wait_for_table: the error is on screen first, until the table comes.)
+    page.wait_for_function("() => document.documentElement?.dataset.app === 'ready'",
+                           timeout=READY_TIMEOUT_MS)
+    assert page.evaluate(CARDS_JS) == 52
+    assert browser_log.page_errors == ["stray"]
+    browser_log.page_errors.clear()

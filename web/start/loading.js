@@ -62,9 +62,12 @@ function fail(message) {
 // The app's root, which the paths in messages are relative to (this file is web/start/).
 const ROOT = new URL("../../", import.meta.url).href;
 
+// A file that did not arrive fails the start for good (web/table/table.js then draws no
+// table); an error of another kind is shown, but a table that comes after it still plays.
 function missing(url, why = "") {
   if (document.documentElement.dataset.app !== "loading") return;
   const path = url.startsWith(ROOT) ? url.slice(ROOT.length) : url;
+  window.ppStartMissing = path;
   fail(`A file of the app did not arrive: ${path}${why ? ` (${why})` : ""}.\n`
     + "Check the connection, then try again.");
 }

@@ -78,9 +78,9 @@ class App {
   }
 
   start(bridge, json) {
-    // A start that failed meanwhile (a style sheet that did not arrive: web/start/loading.js)
-    // stays failed, its "Try again" on screen, rather than drawing a broken table.
-    if (document.documentElement.dataset.app === "error") return;
+    // A start that a file did not arrive for (a style sheet: web/start/loading.js) stays
+    // failed, its "Try again" on screen, rather than drawing a broken table.
+    if (window.ppStartMissing) return;
     this.bridge = bridge;
     this.apply(JSON.parse(json));
     // Lay the table out again whenever its box changes (window resize, phone turned,
