@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.startup_trail import trail_of, wait_until_ready
+from tests.e2e.startup_trail import trail_of, wait_for_table
 from tools.chromium import CHROMIUM as BROWSER
 from tools.chromium import CHROMIUM_ARGS as BROWSER_ARGS
 
@@ -262,10 +262,7 @@ class App:
         self.wait_ready()
 
     def wait_ready(self, timeout_ms: float = READY_TIMEOUT_MS) -> None:
-        state = wait_until_ready(self.page, timeout_ms)
-        if state != "ready":
-            text = self.page.inner_text("#loading")
-            pytest.fail(f"the app did not start: data-app={state!r}: {text}")
+        wait_for_table(self.page, timeout_ms)
 
     def piles(self) -> dict[str, list[str]]:
         """Every `data-pile` element's `data-card` values, bottom to top."""

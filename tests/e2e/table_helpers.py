@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import pytest
 
 import engine
-from tests.e2e.startup_trail import trail_of, wait_until_ready
+from tests.e2e.startup_trail import trail_of, wait_for_table
 from web.saves import GameSaves
 from web.storage import MemoryBackend, Storage
 
@@ -123,8 +123,7 @@ class TablePage:
         self.wait_ready()
 
     def wait_ready(self) -> None:
-        state = wait_until_ready(self.page, READY_MS)
-        assert state == "ready", self.page.inner_text("#loading")
+        wait_for_table(self.page, READY_MS)
 
     def wait_solver(self) -> None:
         """Wait until the solver's worker is up (it starts once the table is playable;

@@ -14,7 +14,7 @@ import urllib.parse
 import pytest
 
 from tests.e2e.conftest import ROOT, fail_first, watch, watch_page
-from tests.e2e.startup_trail import wait_for_table
+from tests.e2e.startup_trail import wait_for_table, wait_until_ready
 from tests.e2e.test_first_visit_solver_later import MARK_READY_JS, READY
 
 pytestmark = pytest.mark.e2e
@@ -211,10 +211,7 @@ def test_when_the_early_download_fails_micropython_fetches_the_wasm_itself(page,
     failed: list[str] = []
     page.route(f"**{WASM}", fail_first(failed))
     page.goto("/?game=klondike&deal=7")
-    page.wait_for_function(
-        "() => ['ready', 'error'].includes(document.documentElement.dataset.app)",
-        timeout=120_000)
-    assert page.evaluate("document.documentElement.dataset.app") == "ready"
+    wait_for_table(page, 120_000)
     assert page.evaluate("() => document.querySelectorAll('[data-card]').length") == 52
     assert len(failed) == 1
     # The browser logs the aborted download; nothing else.
@@ -230,10 +227,7 @@ def test_a_file_of_the_first_table_that_is_not_served_is_said_on_the_loading_scr
     page.route(f"**{PACK}",
                lambda route: route.fulfill(status=404, body="gone"))
     page.goto("/?game=klondike&deal=7")
-    page.wait_for_function(
-        "() => ['ready', 'error'].includes(document.documentElement.dataset.app)",
-        timeout=120_000)
-    assert page.evaluate("document.documentElement.dataset.app") == "error"
+    assert wait_until_ready(page, 120_000) == "error"
     stage = page.text_content("#loading-stage")
     assert "could not start" in stage, stage
     assert "did not arrive: build/mpy/first-table.pack (HTTP 404)" in stage, stage
