@@ -109,3 +109,62 @@ def test_a_stray_error_during_the_start_does_not_keep_the_table_away(page, brows
     assert page.evaluate(CARDS_JS) == 52
     assert browser_log.page_errors == ["stray"]
     browser_log.page_errors.clear()
+
+
+# A request held unanswered: a connection that hangs rather than drops. The test's clock
+# (Playwright's, installed before the page loads) jumps over the loading screen's wait.
+WASM = "**/vendor/micropython/micropython.wasm"
+STALL_JUMP = "00:20"  # past the loading screen's wait for a stalled start (15 s)
+SLOW_JS = "() => !!document.getElementById('loading-slow')"
+
+
+def hangs(page) -> list:
+    """Hold the wasm's request unanswered, open the page, and jump the clock past the
+    loading screen's wait; the held routes (to let go of with ``continue_``)."""
+    held: list = []
+    page.context.route(WASM, lambda route: held.append(route))
+    page.clock.install()
+    page.goto("/?game=klondike&deal=7", wait_until="commit")
+    page.wait_for_function("() => document.getElementById('loading-stage')?.textContent"
+                           " === 'Loading Python…'")
+    assert not page.evaluate(SLOW_JS)  # (nothing said before the wait is over)
+    page.clock.fast_forward(STALL_JUMP)
+    page.wait_for_function(SLOW_JS)
+    assert len(held) == 1
+    return held
+
+
+def says_it_is_slow(page) -> None:
+    """Still loading, with the note and a focused "Try again" in sight (above the last
+    table's picture, if one was painted), and no table yet."""
+    assert page.evaluate("document.documentElement.dataset.app") == "loading"
+    assert "taking longer than usual" in page.text_content("#loading-slow")
+    assert page.is_visible("#loading-slow")
+    assert page.evaluate("document.activeElement.dataset.action") == "retry"
+    assert page.is_visible('#loading [data-action="retry"]')
+    assert not page.is_visible("#picture")
+    assert page.evaluate("document.querySelectorAll('#app [data-card]').length") == 0
+
+
+def test_a_start_that_hangs_says_so_and_goes_on_when_the_file_comes(page):
+    held = hangs(page)
+    says_it_is_slow(page)
+    held[0].continue_()
+    page.context.unroute(WASM)
+    wait_for_table(page, READY_TIMEOUT_MS)
+    assert page.evaluate(CARDS_JS) == 52
+    assert not page.evaluate(SLOW_JS)
+    assert page.locator('[data-action="retry"]').count() == 0
+
+
+def test_trying_again_after_a_hang_brings_back_the_game_in_progress(app, page, browser_log):
+    app.open("?game=klondike&deal=7")
+    page.evaluate("window.ppTable.act('stock')")
+    before = app.piles()
+
+    hangs(page)
+    assert page.evaluate("document.documentElement.dataset.picture") == "shown"
+    says_it_is_slow(page)
+    page.context.unroute(WASM)
+    try_again(page, browser_log, lambda: page.keyboard.press("Enter"))  # the focused button
+    assert app.piles() == before

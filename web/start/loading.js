@@ -7,6 +7,7 @@
 // A start that cannot finish says so, with a "Try again" button: a failed script or module
 // (nothing else would move the screen on), a style sheet that did not arrive (the table
 // would be drawn unstyled), a file the loader fetches (`pp:missing`), any uncaught error.
+// A start that has not moved for a while offers the button too, and goes on waiting.
 // The game in progress is saved in the browser, so trying again loses nothing.
 
 const bar = document.getElementById("loading-bar");
@@ -54,6 +55,7 @@ addEventListener("pp:bytes", () => {
 });
 
 function fail(message) {
+  document.getElementById("loading-slow")?.remove();
   document.documentElement.dataset.app = "error";
   bar.removeAttribute("value");
   stage.textContent = `Pocket Patience could not start.\n${message}`;
@@ -75,7 +77,11 @@ function missing(url, why = "") {
 // Once the start has failed (here or in web/main.py): a button to load the page again,
 // given the focus so that a keyboard or a screen reader finds it at once.
 function offerRetry() {
-  if (document.getElementById("loading-retry")) return;
+  const there = document.getElementById("loading-retry");
+  if (there) {
+    there.focus();
+    return;
+  }
   const button = document.createElement("button");
   button.type = "button";
   button.id = "loading-retry";
@@ -86,12 +92,53 @@ function offerRetry() {
   button.focus();
 }
 new MutationObserver(() => {
-  if (document.documentElement.dataset.app === "error") offerRetry();
+  const root = document.documentElement;
+  if (root.dataset.app === "error") offerRetry();
+  if (root.dataset.app !== "loading") {
+    clearTimeout(stallTimer);
+    delete root.dataset.stalled;
+  }
 }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-app"] });
 
+// A start that stops moving (a connection that hangs rather than drops: no byte and no
+// stage for STALL_MS) says so and offers "Try again", yet goes on: once it moves again the
+// note and the button go, and the table comes as it would have. While it is stalled,
+// <html data-stalled> puts the loading screen above the last table's picture
+// (web/start/picture.css), which would otherwise hide it.
+const STALL_MS = 15000;
+let stallTimer = 0;
+
+function moving() {
+  clearTimeout(stallTimer);
+  const root = document.documentElement;
+  if (root.dataset.app !== "loading") return;
+  const note = document.getElementById("loading-slow");
+  if (note) {
+    note.remove();
+    document.getElementById("loading-retry")?.remove();
+    delete root.dataset.stalled;
+  }
+  stallTimer = setTimeout(stalled, STALL_MS);
+}
+
+function stalled() {
+  const root = document.documentElement;
+  if (root.dataset.app !== "loading") return;
+  root.dataset.stalled = "";
+  const note = document.createElement("p");
+  note.id = "loading-slow";
+  note.textContent = "This is taking longer than usual. Check the connection, or try "
+    + "again: your game in progress is kept.";
+  stage.after(note);
+  offerRetry();
+}
+
 show(10, "Loading Python…");
+moving();
+addEventListener("pp:bytes", moving);
 
 addEventListener("pp:progress", (event) => {
+  moving();
   const known = STAGES[event.detail];
   if (known) show(...known);
 });
