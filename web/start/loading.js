@@ -74,32 +74,6 @@ function missing(url, why = "") {
     + "Check the connection, then try again.");
 }
 
-// Once the start has failed (here or in web/main.py): a button to load the page again,
-// given the focus so that a keyboard or a screen reader finds it at once.
-function offerRetry() {
-  const there = document.getElementById("loading-retry");
-  if (there) {
-    there.focus();
-    return;
-  }
-  const button = document.createElement("button");
-  button.type = "button";
-  button.id = "loading-retry";
-  button.dataset.action = "retry";
-  button.textContent = "Try again";
-  button.addEventListener("click", () => location.reload());
-  document.getElementById("loading").append(button);
-  button.focus();
-}
-new MutationObserver(() => {
-  const root = document.documentElement;
-  if (root.dataset.app === "error") offerRetry();
-  if (root.dataset.app !== "loading") {
-    clearTimeout(stallTimer);
-    delete root.dataset.stalled;
-  }
-}).observe(document.documentElement, { attributes: true, attributeFilter: ["data-app"] });
-
 // A start that stops moving (a connection that hangs rather than drops: no byte and no
 // stage for STALL_MS) says so and offers "Try again", yet goes on: once it moves again the
 // note and the button go, and the table comes as it would have. While it is stalled,
@@ -132,6 +106,37 @@ function stalled() {
   stage.after(note);
   offerRetry();
 }
+
+// Once the start has failed (here or in web/main.py) or stalled: a button to load the page
+// again, given the focus so that a keyboard or a screen reader finds it at once.
+function offerRetry() {
+  const there = document.getElementById("loading-retry");
+  if (there) {
+    there.focus();
+    return;
+  }
+  const button = document.createElement("button");
+  button.type = "button";
+  button.id = "loading-retry";
+  button.dataset.action = "retry";
+  button.textContent = "Try again";
+  button.addEventListener("click", () => location.reload());
+  document.getElementById("loading").append(button);
+  button.focus();
+}
+new MutationObserver(() => {
+  const root = document.documentElement;
+  if (root.dataset.app === "error") offerRetry();
+  if (root.dataset.app !== "loading") {
+    clearTimeout(stallTimer);
+    delete root.dataset.stalled;
+  }
+  if (root.dataset.app === "ready") {
+    // (a stalled start that went on: its button, hidden now, must not keep the focus)
+    document.getElementById("loading-slow")?.remove();
+    document.getElementById("loading-retry")?.remove();
+  }
+}).observe(document.documentElement, { attributes: true, attributeFilter: ["data-app"] });
 
 show(10, "Loading Python…");
 moving();
