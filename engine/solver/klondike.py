@@ -55,7 +55,7 @@ card placed and covered in turn), and no step leaves a talon card bare (docs/sol
 §7.11, §7.14). The dailies' space (:func:`daily_space`) places it bare, as when they were
 defined.
 
-Dead positions: :func:`dead` proves some card can never reach its foundation.
+Dead positions: :func:`.klondike_dead.dead` proves some card can never reach its foundation.
 
 After RELAX_AFTER positions the root is also searched, as many positions at a time, in a
 *relaxed game* (:mod:`.klondike_relaxed`) where most cards are known by rank and colour
@@ -82,17 +82,31 @@ from collections.abc import Hashable
 from typing import Any
 
 from ..rules.cards import DOWN, KING, RANK_MASK
-from ..rules.klondike import COLUMNS, F0, STOCK, TURN, WASTE, KlondikeRules, alternating_run
+from ..rules.klondike import COLUMNS, F0, STOCK, TURN, WASTE, KlondikeRules
 from ..rules.moves import Move
 from ..rules.state import Pile, State
+from .klondike_bits import (
+    ACES,
+    ALL,
+    BLACK_LANES,
+    HOME,
+    KING_BITS,
+    LOW_BITS,
+    ONTO2,
+    OTHER_COLOUR,
+    RED_LANES,
+    TAKES,
+    TAKES_BITS,
+    TWINS_BITS,
+    UP,
+)
+from .klondike_dead import ColumnBits, column_bits, dead
 from .klondike_dives import Dives
 from .klondike_relaxed import Relaxed
 from .proofs import RootProofs
 from .space import Child, Fresh, Macro, Space, Table
 
 _SEP = b"\xff"
-_UP = ~DOWN & 0xFF
-_OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # suits of the other colour, by suit
 _SAME_COLOUR = (3, 2, 1, 0)  # the other suit of the same colour
 # score weights: face-down card, face-up column card, talon card, empty column
 WEIGHTS = (15, 5, 5, 2)
@@ -192,7 +206,7 @@ class KlondikeSpace(Space[State]):
         super().__init__(rules)
         self._ids = rules.pile_ids
         self._scores: dict[Pile, int] = {}
-        self._columns: dict[Pile, _ColumnBits] = {}  # for dead()
+        self._columns: dict[Pile, ColumnBits] = {}  # for dead()
         self._down, self._up, self._talon, self._empty = weights
         # the states the pruned pass expanded in part, by id (held, so no id is reused),
         # and whether it left out covers of talon cards too
@@ -310,7 +324,7 @@ class KlondikeSpace(Space[State]):
                     piles[f] = piles[f] + (column[-1],)
                     column = column[:-1]
                     if column and column[-1] & DOWN:
-                        column = column[:-1] + (column[-1] & _UP,)
+                        column = column[:-1] + (column[-1] & UP,)
                     piles[s] = column
                     moves.append(Move(ids[s], ids[f]))
                     break
@@ -370,7 +384,7 @@ class KlondikeSpace(Space[State]):
             if column:
                 bits = memo.get(column)
                 if bits is None:
-                    bits = memo[column] = _column_bits(column)
+                    bits = memo[column] = column_bits(column)
                 runs.append(bits[4])
                 movables.append(bits[1])
                 free |= bits[1]
@@ -379,17 +393,17 @@ class KlondikeSpace(Space[State]):
             else:
                 runs.append(0)
                 movables.append(0)
-        home = _HOME[found[0]] | _HOME[found[1]] << 16 | _HOME[found[2]] << 32 | \
-            _HOME[found[3]] << 48
+        home = HOME[found[0]] | HOME[found[1]] << 16 | HOME[found[2]] << 32 | \
+            HOME[found[3]] << 48
         # every card of a whole deck is in a column, the talon or home; a position of fewer
         # cards (engine.from_position) counts the missing ones in the talon too, which only
         # weakens the tests of use below (they allow more), never a move the rules allow
-        in_talon = _ALL & ~in_column & ~home
+        in_talon = ALL & ~in_column & ~home
         # a chain of cards put on a card placed from the talon or a foundation ends on a
         # face-up column card or a foundation card above the Twos; it may go through talon
         # cards and foundation Aces and Twos (see _chain_follows)
-        settled = free | (home & ~_LOW_BITS)
-        passing = in_talon | (home & _LOW_BITS)
+        settled = free | (home & ~LOW_BITS)
+        passing = in_talon | (home & LOW_BITS)
         free |= home | in_talon
         hosts = free | column_tops
         tops = [piles[F0 + s][-1] for s in range(4) if found[s]]
@@ -401,11 +415,11 @@ class KlondikeSpace(Space[State]):
                 top = column[-1]
                 rank = top & RANK_MASK
                 if rank > 1:
-                    fit_bits |= _TAKES_BITS[top]
-                    for suit in _OTHER_COLOUR[(top >> 4) & 3]:
+                    fit_bits |= TAKES_BITS[top]
+                    for suit in OTHER_COLOUR[(top >> 4) & 3]:
                         fits.setdefault(suit << 4 | (rank - 1), []).append(d)
         if empty is not None:
-            fit_bits |= _KING_BITS
+            fit_bits |= KING_BITS
         out: list[tuple[int, Macro, list[Pile], int | None, int]] = []
         # the parent is settled: a child needs settling only when a foundation changed
         # (probe -1) or a column uncovered the next card of a suit where it is safe
@@ -481,7 +495,7 @@ class KlondikeSpace(Space[State]):
             pending = [(new, placed, macro)]
             while pending:
                 new, placed, macro = pending.pop()
-                want = _TAKES_BITS[placed]
+                want = TAKES_BITS[placed]
                 cols: tuple[Pile, ...] = ()
                 after = runs
                 for s in range(COLUMNS):
@@ -524,7 +538,7 @@ class KlondikeSpace(Space[State]):
                     add(gain + 5, (*macro, Move(ids[s], ids[d], k)), child, s, self.cover_bias)
                 if not only_skipped:
                     rank = (placed & RANK_MASK) - 1
-                    for f in _OTHER_COLOUR[(placed >> 4) & 3]:
+                    for f in OTHER_COLOUR[(placed >> 4) & 3]:
                         if found[f] == rank:
                             top = f << 4 | rank
                             if (_chain_follows(top, passing, settled)
@@ -538,7 +552,7 @@ class KlondikeSpace(Space[State]):
                 rest = talon(new)
                 further = []
                 # the (at most two) talon cards that fit, in turning order
-                places = sorted(rest.index(card) for card in _TAKES[placed]
+                places = sorted(rest.index(card) for card in TAKES[placed]
                                 if in_talon >> card & 1 and card in rest)
                 for j in places:
                     card = rest[j]
@@ -555,7 +569,7 @@ class KlondikeSpace(Space[State]):
         if only_skipped:
             tops = []
         # the talon cards that go home or fit somewhere
-        playable = fit_bits if only_skipped else fit_bits | ((home + _ACES) & ~home & _ALL)
+        playable = fit_bits if only_skipped else fit_bits | ((home + ACES) & ~home & ALL)
         # the talon cards that go home or fit somewhere, in turning order
         hits = playable & in_talon if cards else 0
         order = []
@@ -674,21 +688,21 @@ def _chain_follows(card: int, passing: int, settled: int) -> bool:
     and the other colour each, through ``passing`` cards (talon cards, foundation Aces and
     Twos), reaches one of ``settled`` (face-up column cards, foundation cards above the
     Twos, whose uses are not followed further)."""
-    reach = _TAKES_BITS[card]
+    reach = TAKES_BITS[card]
     while reach:
         if reach & settled:
             return True
         reach &= passing
         black = (reach | (reach >> 48)) & 0xFFFF
         red = ((reach >> 16) | (reach >> 32)) & 0xFFFF
-        reach = (black >> 1) * _RED_LANES | (red >> 1) * _BLACK_LANES
+        reach = (black >> 1) * RED_LANES | (red >> 1) * BLACK_LANES
     return False
 
 
 def _below_fits(card: int, hosts: int) -> bool:
     """The card under ``card`` on its foundation (same suit, one lower) could come to lie on
     a card of ``hosts``: one of ``card``'s rank in the other colour."""
-    return bool(hosts & _TWINS_BITS[card])
+    return bool(hosts & TWINS_BITS[card])
 
 
 def _king_waits(columns: tuple[Pile, ...], runs: list[int], free: int, src: int) -> bool:
@@ -716,13 +730,13 @@ def _uncovered_use(columns: tuple[Pile, ...], runs: list[int], s: int, k: int,
     (or, a King not at the bottom, into an empty column). Its foundation the caller checked."""
     column = columns[s]
     moved, uncovered = column[-k], column[-k - 1]
-    if free & ~(1 << moved) & _TAKES_BITS[uncovered]:
+    if free & ~(1 << moved) & TAKES_BITS[uncovered]:
         return True
     own = set(column)
     n = len(column)
     for depth in range(k + 1, runs[s] + 1):  # E and the run cards under it
         card = column[-depth]
-        for host in _ONTO2[card]:
+        for host in ONTO2[card]:
             if host and host not in own and (free >> host & 1 or any(
                     c and c[-1] == host for c in columns)):
                 return True
@@ -736,7 +750,7 @@ def _move(piles: list[Pile], src: int, dst: int, count: int) -> None:
     group = piles[src][-count:]
     rest = piles[src][:-count]
     if rest and rest[-1] & DOWN:
-        rest = rest[:-1] + (rest[-1] & _UP,)
+        rest = rest[:-1] + (rest[-1] & UP,)
     piles[src] = rest
     piles[dst] = piles[dst] + group
 
@@ -773,7 +787,7 @@ def _safe(card: int, heights: tuple[int, ...]) -> bool:
         return False
     if rank <= 2:
         return True
-    a, b = _OTHER_COLOUR[suit]
+    a, b = OTHER_COLOUR[suit]
     return (heights[a] >= rank - 1 and heights[b] >= rank - 1
             and heights[_SAME_COLOUR[suit]] >= rank - 2)
 
@@ -792,260 +806,3 @@ def daily_space(rules: KlondikeRules) -> KlondikeSpace:
     daily.relax = daily.dives = False
     daily.twins = False
     return daily
-
-
-def _pair(card: int, step: int) -> tuple[int, ...]:
-    """The two cards of rank ``rank + step`` in the other colour (none off the ends)."""
-    rank = (card & RANK_MASK) + step
-    if not 1 <= rank <= KING:
-        return ()
-    return tuple(s << 4 | rank for s in _OTHER_COLOUR[(card >> 4) & 3])
-
-
-_ONTO2 = [_pair(c, 1) or (0, 0) for c in range(64)]  # the cards a card may be built on
-# (0 is no card and never exposed)
-_TAKES = [_pair(c, -1) for c in range(64)]  # the cards that may be built on a card
-_TAKES_BITS = [sum(1 << c for c in cards) for cards in _TAKES]
-_TWINS_BITS = [sum(1 << c for c in _pair(card, 0)) for card in range(64)]  # same rank,
-# other colour
-
-
-def dead(piles: tuple[Pile, ...] | list[Pile],
-         columns: dict[Pile, _ColumnBits] | None = None, twins: bool = True) -> bool:
-    """True when some card can provably never reach its foundation (so: lost).
-
-    First a least fixed point (:func:`_closure`) that over-estimates what can ever happen,
-    ignoring that a card can hold only one card at a time and the order of events. Then
-    the twins' test, which asks the same fixed point what can happen *before* a card first
-    moves (docs/solver.md §7.24): a face-down card Y whose twin T (same rank and colour)
-    is in the talon, or lies face down or at the foot of its run, is stuck when
-
-    - until Y moves, Y's Ace-to-predecessor can't all go home, nor can T (a lower card of
-      T's suit lies under Y), and one place of theirs, P2, never lies exposed;
-    - as long as T stays where it is (in the talon, or at its spot), Y can't move.
-
-    For then Y's first move needs T moved first, and T's only way out is onto the other
-    place P, where it stays (it can't go home, nor to P2), covering the one place Y could
-    take. ``twins`` False: the fixed point alone.
-
-    ``columns`` memoizes what each column tuple contributes.
-    """
-    if columns is None:
-        columns = {}
-    in_column = movable = uncovered = 0
-    under: dict[int, int] = {}  # column card's bit -> the bit of the card under it (see below)
-    emptyable = False
-    for column in piles[:COLUMNS]:
-        if not column:
-            emptyable = True
-            continue
-        bits = columns.get(column)
-        if bits is None:
-            bits = columns[column] = _column_bits(column)
-        in_column |= bits[0]
-        movable |= bits[1]
-        uncovered |= bits[2]
-        under.update(bits[3])
-    home = _HOME[len(piles[F0])] | _HOME[len(piles[F0 + 1])] << 16 | \
-        _HOME[len(piles[F0 + 2])] << 32 | _HOME[len(piles[F0 + 3])] << 48
-    start = (in_column, movable, uncovered, under, emptyable, home)
-    talon_bits = _ALL & ~in_column & ~home
-    # the plain fixed point: _closure(start, 0, 0, 0) >= 0 (its rules are in its docstring),
-    # written out, as it is asked of every position and most are dead
-    found_tops = home & ~(home >> 1)  # each foundation's top card
-    # every card is in a column, the talon or on a foundation
-    talon_or_tops = (_ALL & ~in_column & ~home) | found_tops
-    found = home
-    loose = _ALL & ~in_column  # talon and foundation cards
-    exposed = uncovered
-    left = 0
-    while True:
-        reach = home | loose | uncovered
-        home = ((reach + _ACES) & ~reach) - _ACES
-        if home == _ALL:
-            break
-        black = (exposed | (exposed >> 48)) & 0xFFFF
-        red = ((exposed >> 16) | (exposed >> 32)) & 0xFFFF
-        onto = (black >> 1) * _RED_LANES | (red >> 1) * _BLACK_LANES
-        if emptyable:
-            onto |= _KING_BITS
-        new_left = ((uncovered & home) | ((uncovered | movable) & onto)) & in_column & ~left
-        new_exposed = (talon_or_tops | found & (exposed >> 1)) & onto & ~exposed
-        if not new_left and not new_exposed:
-            return True
-        exposed |= new_exposed
-        freed, left, emptied = _walk_down(new_left, left | new_left, under, onto)
-        emptyable |= emptied
-        uncovered |= freed
-        exposed |= freed
-    if not twins:
-        return False
-    lone: list[tuple[int, int]] = []
-    lone_bits = down = 0
-    for column in piles[:COLUMNS]:
-        if column:
-            bits = columns[column]
-            lone += bits[5]
-            down |= bits[6]
-    for bit, _ in lone:
-        lone_bits |= bit
-    for y, below in lone:
-        # (asked only where it has been seen to fire: Y face down, T in the talon or a
-        # place of Y or a lower card of its suit under Y)
-        if not y & down:
-            continue
-        twin = _TWIN_BITS[y]
-        if not below & _LOWER_BITS[twin] or not (
-                twin & talon_bits or twin & lone_bits and below & _BLOCKS_BITS[y]):
-            continue
-        # until Y moves: neither T nor Y's predecessor home, and which places lie exposed
-        places = _PLACES_BITS[y]
-        exposed = _closure(start, y, twin | y >> 1, 0, places)
-        if exposed < 0:
-            continue
-        open_places = places & exposed
-        if not open_places:
-            return True
-        if open_places != places and _closure(start, twin, 0, y) >= 0:
-            return True
-    return False
-
-
-def _walk_down(new_left: int, left: int, under: dict[int, int], onto: int
-               ) -> tuple[int, int, bool]:
-    """What the cards of ``new_left`` leaving uncovers: under each, the card below it is
-    uncovered, and leaves at once too when one of its places (``onto``) lies exposed, and
-    so on down. Returns the cards uncovered, ``left`` with those that leave added, and
-    whether a column can be emptied (a bottom card, not a King, left)."""
-    freed = 0
-    emptied = False
-    while new_left:
-        low = new_left & -new_left
-        new_left ^= low
-        while True:
-            below = under[low]
-            if below <= 0:  # it was the bottom card: -1 unless a King
-                if below:
-                    emptied = True
-                break
-            freed |= below
-            if left & below or not onto & below:
-                break
-            left |= below
-            low = below
-    return freed, left, emptied
-
-
-def _closure(start: tuple[int, int, int, dict[int, int], bool, int], hold: int,
-             goal_home: int, goal_left: int, goal_exposed: int = -1) -> int:
-    """The least fixed point of what can happen while the cards of ``hold`` stay where they
-    are (a column card never leaves its spot, a talon card never enters a column): -1 as
-    soon as some card of ``goal_home`` can reach its foundation, some card of ``goal_left``
-    can leave its spot, every card of ``goal_exposed`` (-1: none) can lie exposed at a
-    column's top, or every card can reach its foundation; otherwise the cards that can lie
-    exposed at a column's top.
-
-    - a column card is *uncovered* if it is a column's top or the card on it can leave;
-    - a column card can *leave* when it can move (it is in the top run or uncovered) and
-      it can go to its foundation (uncovered, and the card below it in its suit can), or
-      onto a card of one rank higher and the other colour that can lie exposed, or, as a
-      King, into a column that can be emptied (a column whose bottom card, not a King,
-      can leave);
-    - a talon card can lie exposed in a column if it has such a place, and so can a
-      foundation card on top of its foundation, or one whose card above can lie exposed
-      (a foundation's cards come off from the top, each to a place in a column);
-    - a card can reach its foundation if the card below it in its suit can and it lies
-      in the talon or on a foundation, or is uncovered.
-
-    A card under another in the same column only becomes uncovered if some run card
-    between them left and took the upper one along, so no exception is needed for it.
-
-    The sets are bit masks over the card numbers (suit * 16 + rank), so a whole rule is a
-    few integer operations.
-    """
-    in_column, movable, uncovered, under, emptyable, home = start
-    found_tops = home & ~(home >> 1)  # each foundation's top card
-    # every card is in a column, the talon or on a foundation
-    talon_or_tops = (_ALL & ~in_column & ~home) | found_tops
-    found = home
-    loose = _ALL & ~in_column  # talon and foundation cards
-    exposed = uncovered
-    left = hold  # (held column cards never leave; so none is counted twice)
-    free = ~hold
-    while True:
-        # home: the longest run up from the Ace of each suit of cards home, loose or uncovered
-        reach = home | loose | (uncovered & free)
-        home = ((reach + _ACES) & ~reach) - _ACES
-        if home == _ALL or home & goal_home:
-            return -1
-        # the cards one of whose places (one rank higher, other colour) lies exposed
-        black = (exposed | (exposed >> 48)) & 0xFFFF
-        red = ((exposed >> 16) | (exposed >> 32)) & 0xFFFF
-        onto = (black >> 1) * _RED_LANES | (red >> 1) * _BLACK_LANES
-        if emptyable:
-            onto |= _KING_BITS
-        new_left = ((uncovered & home) | ((uncovered | movable) & onto)) & in_column & ~left
-        # a foundation card comes out only after the one on it did
-        new_exposed = (talon_or_tops | found & (exposed >> 1)) & onto & ~exposed & free
-        if not new_left and not new_exposed:
-            return exposed
-        exposed |= new_exposed
-        freed, left, emptied = _walk_down(new_left, left | new_left, under, onto)
-        emptyable |= emptied
-        if left & goal_left:
-            return -1
-        uncovered |= freed
-        exposed |= freed
-        if exposed & goal_exposed == goal_exposed:
-            return -1
-
-
-_ColumnBits = tuple[int, int, int, dict[int, int], int, tuple[tuple[int, int], ...], int]
-_ACES = sum(1 << (s << 4 | 1) for s in range(4))
-_HOME = [(1 << (height + 1)) - 2 for height in range(KING + 1)]  # a foundation's cards, as
-# a rank mask
-_KING_BITS = sum(1 << (s << 4 | KING) for s in range(4))
-_LOW_BITS = sum(1 << (s << 4 | r) for s in range(4) for r in (1, 2))  # Aces and Twos
-_ALL = sum(1 << (s << 4 | r) for s in range(4) for r in range(1, KING + 1))
-_RED_LANES = 1 << 16 | 1 << 32  # a rank mask times this: that mask in hearts and diamonds
-_BLACK_LANES = 1 | 1 << 48  # ... in spades and clubs
-_TWIN_BITS = {1 << c: 1 << (c ^ 0x30) for c in range(64) if 1 < c & RANK_MASK < KING}  # same
-# rank and colour (spades 0 and clubs 3, hearts 1 and diamonds 2: the suit's bits flipped)
-_CARDS = [c for c in range(64) if 1 <= c & RANK_MASK <= KING]
-_LOWER_BITS = {1 << c: ((1 << (c & RANK_MASK)) - 2) << (c & 0x30) for c in _CARDS}  # the
-# lower cards of a card's suit
-_PLACES_BITS = {1 << c: sum(1 << p for p in _pair(c, 1)) for c in _CARDS}  # the cards a card
-# may be built on
-_BLOCKS_BITS = {bit: _PLACES_BITS[bit] | _LOWER_BITS[bit] for bit in _PLACES_BITS}
-
-
-def _column_bits(column: Pile) -> _ColumnBits:
-    """What a column gives :func:`dead`: its cards, its run's cards and its top card as bit
-    masks, the bit of the card under each of its cards (for the bottom card -1, or 0 for a
-    King), the length of its run, the cards that move only from their spot (face down or
-    at the foot of the run; not Aces or Kings), each with the cards under it, and its face
-    down cards."""
-    cards = movable = 0
-    under: dict[int, int] = {}
-    below = 0
-    for card in column:
-        bit = 1 << (card & _UP)
-        cards |= bit
-        under[bit] = below or (0 if card & RANK_MASK == KING else -1)
-        below = bit
-    run = alternating_run(column)
-    for card in column[len(column) - run:]:
-        movable |= 1 << card
-    # the cards that move only from their spot (face down or at the foot of the run), not
-    # Aces or Kings, each with the cards under it
-    lone = []
-    under_it = down = 0
-    foot = len(column) - run
-    for i, card in enumerate(column[:foot + 1]):
-        bit = 1 << (card & _UP)
-        if card & DOWN:
-            down |= bit
-        if 1 < card & RANK_MASK < KING and (card & DOWN or i == foot):
-            lone.append((bit, under_it))
-        under_it |= bit
-    return cards, movable, below, under, run, tuple(lone), down

@@ -186,7 +186,7 @@ class Relaxed:
 
     def dead(self, position: Position) -> bool:
         """True when some foundation can provably never be completed from ``position`` (so:
-        no relaxed win). The real game's dead test (klondike.dead, docs/solver.md §7.18) by
+        no relaxed win). The real game's dead test (klondike_dead.dead, docs/solver.md §7.18) by
         rank and colour: a least fixed point over-estimating what can ever happen, with
         column cards told apart by where they lie (two may be of one class):
 

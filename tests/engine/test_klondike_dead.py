@@ -1,4 +1,4 @@
-"""The Klondike dead-position test's twins' rule (engine/solver/klondike.py ``dead``;
+"""The Klondike dead-position test's twins' rule (engine/solver/klondike_dead.py ``dead``;
 docs/solver.md §7.24), checked against a brute-force search of the real rules.
 
 Rules: docs/rules/klondike.md (§2: build down in alternating colours, only a King enters an
@@ -21,8 +21,9 @@ from engine.rules.cards import KING, card_text, make_card
 from engine.rules.game import Game
 from engine.rules.klondike import COLUMNS, F0
 from engine.rules.state import State
-from engine.solver import klondike
-from engine.solver.klondike import dead
+from engine.solver import klondike_dead
+from engine.solver.klondike_bits import HOME
+from engine.solver.klondike_dead import column_bits, dead
 from engine.solver.search import Solver
 from tests.engine.helpers import klondike_from, reachable
 
@@ -74,7 +75,7 @@ def test_an_over_strong_twins_rule_is_caught_by_the_brute_force(
     """The check above has teeth: a rule that leaves out its second question (can Y move while
     T stays where it is?) calls winnable endgames dead, and the brute force finds their
     wins."""
-    plain = klondike._closure
+    plain = klondike_dead._closure
 
     def over_strong(start: tuple[int, int, int, dict[int, int], bool, int], hold: int,
                     goal_home: int, goal_left: int, goal_exposed: int = -1) -> int:
@@ -82,7 +83,7 @@ def test_an_over_strong_twins_rule_is_caught_by_the_brute_force(
             return 0  # "Y never moves while T stays", unasked
         return plain(start, hold, goal_home, goal_left, goal_exposed)
 
-    monkeypatch.setattr(klondike, "_closure", over_strong)
+    monkeypatch.setattr(klondike_dead, "_closure", over_strong)
     answers = [wins(game) for game in twins_fire("klondike-twins-strong", 12)]
     assert any(answers)
 
@@ -128,14 +129,14 @@ def closure_start(piles: tuple[tuple[int, ...], ...]) -> tuple[int, int, int, di
     under: dict[int, int] = {}
     for column in piles[:COLUMNS]:
         if column:
-            bits = klondike._column_bits(column)
+            bits = column_bits(column)
             in_column |= bits[0]
             movable |= bits[1]
             uncovered |= bits[2]
             under.update(bits[3])
     home = 0
     for s in range(4):
-        home |= klondike._HOME[len(piles[F0 + s])] << (16 * s)
+        home |= HOME[len(piles[F0 + s])] << (16 * s)
     return in_column, movable, uncovered, under, len(
         [c for c in piles[:COLUMNS] if c]) < COLUMNS, home
 
@@ -160,5 +161,5 @@ def test_the_closure_with_nothing_held_is_the_plain_fixed_point() -> None:
     rng = random.Random("klondike-closure")
     states += [random_endgame(rng).state.piles for _ in range(200)]
     plain = [dead(piles, twins=False) for piles in states]
-    assert plain == [klondike._closure(closure_start(piles), 0, 0, 0) >= 0 for piles in states]
+    assert plain == [klondike_dead._closure(closure_start(piles), 0, 0, 0) >= 0 for piles in states]
     assert any(plain) and not all(plain)

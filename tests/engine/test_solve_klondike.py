@@ -20,7 +20,8 @@ from engine.rules.cards import KING, card_text, make_card
 from engine.rules.game import Game
 from engine.rules.klondike import COLUMNS, F0, STOCK, WASTE, alternating_run
 from engine.rules.state import State
-from engine.solver.klondike import KlondikeSpace, dead
+from engine.solver.klondike import KlondikeSpace
+from engine.solver.klondike_dead import dead
 from engine.solver.search import Solver
 from tests.engine.helpers import check_against_brute_force, klondike_from, replays_to_win
 from tests.engine.helpers import reachable as _reachable
