@@ -1,5 +1,7 @@
 """Solver hooks for Beleaguered Castle (docs/rules/beleaguered-castle.md; the design and its
-proofs: docs/solver.md §9).
+proofs: docs/solver.md §9): the search space. Its relaxed game is in castle_relaxed.py, its
+dead-position tests in castle_dead.py, and the packed form of the rows all three read in
+castle_rows.py.
 
 Keys: the rows sorted (any card may enter an empty row and building ignores suits, so
 rows are interchangeable) and nothing else (the foundations hold exactly the cards
@@ -13,20 +15,20 @@ is ever placed on it, since all cards two ranks lower are on the foundations alr
 and foundation cards never come back. So a winning line stays winning with the card
 sent up first.
 
-Dead positions have no children: :func:`stuck` proves that no row can ever be emptied
-again, following the foundations up as far as they could ever go (a win empties every
-row). It runs when a position is expanded, not for every child made (most children are
-positions met before), so a dead position costs one expansion; and not where a row is
-empty or one move empties a row (it would say "not dead" there).
+Dead positions have no children: :func:`stuck` (castle_dead.py) proves that no row can
+ever be emptied again, following the foundations up as far as they could ever go (a win
+empties every row). It runs when a position is expanded, not for every child made (most
+children are positions met before), so a dead position costs one expansion; and not
+where a row is empty or one move empties a row (it would say "not dead" there).
 
-Once a search has expanded RELAX_AFTER positions, the root is also searched, a share of the
-positions at a time, in a *relaxed game* (:class:`Relaxed`) where most cards are known by
-their rank alone: every real line is a relaxed line, so a relaxed game with no win proves
-the deal lost (:attr:`lost`), and until then the search goes on as if it were not there.
-Beside the games of the larger k, short probes of the finest one (:class:`RelaxedProbed`),
-from the root and from positions the search reached, look for a relaxed win: a win of the
-finest game is a win of every coarser one, so then no relaxed game can prove anything and
-the relaxed search stops.
+Once a search has expanded RELAX_AFTER positions, the root is also searched, a share of
+the positions at a time, in a *relaxed game* (:class:`Relaxed`, castle_relaxed.py) where
+most cards are known by their rank alone: every real line is a relaxed line, so a relaxed
+game with no win proves the deal lost (:attr:`lost`), and until then the search goes on as
+if it were not there. Beside the games of the larger k, short probes of the finest one
+(:class:`RelaxedProbed`), from the root and from positions the search reached, look for a
+relaxed win: a win of the finest game is a win of every coarser one, so then no relaxed
+game can prove anything and the relaxed search stops.
 
 The card just moved is not moved again, when the step that moved it was a plain move
 from row to row (no foundation move with it). Proof sketch: from its new place it can go
@@ -75,28 +77,27 @@ did).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import Any
 
-from ..rules.cards import KING
 from ..rules.castle import F0, ROWS, CastleRules
 from ..rules.moves import Move
 from ..rules.state import State
+from .castle_dead import layer_dead, layer_table, stuck
+from .castle_relaxed import Relaxed, RelaxedProbed
+from .castle_rows import BYTE, SEP, WON
 from .passes import SpaceSearch
 from .proofs import RootProofs
 from .space import Fresh, Space, Table
 
 # A position, inside the search: the rows as one bytes object (each row's cards bottom
-# first, rows joined by _SEP), how many cards each foundation holds, the steps from the
+# first, rows joined by SEP), how many cards each foundation holds, the steps from the
 # root, the score without the steps (kept so a child's is found from the two rows a move
 # changes) and the card a plain move just moved (-1: none). The positions the search
 # makes hold their rows sorted: that bytes object is their key too, so a position waiting
 # costs one small tuple. The root and the positions children() makes keep the rows in
 # pile order, so the moves found there name the real piles.
 Node = tuple[bytes, tuple[int, ...], int, int, int]
-_SEP = b"\xff"
-_BYTE = [bytes((i,)) for i in range(128)]
-_WON = (13, 13, 13, 13)
 # score weights: empty row, card, card above a lower one, loose card, depth of the cards
 # the foundations take next
 WEIGHTS = (4, 2, 3, 1, 1)
@@ -125,7 +126,6 @@ LATE_EMPTY = 8
 # one a foundation takes next: onto another such card the score stays as it was, so the
 # orderings would wander among such exchanges (docs/solver.md §9.28)
 LATE_SIDE = 16
-_TARGET = 0x40  # a card a foundation takes next, in layer_dead's rows
 # the relaxed game (Relaxed): once a search has expanded RELAX_AFTER positions, the root is
 # searched in it with the next k cards of each suit known, for each k of RELAX_KS in turn
 # (a larger k is a stronger test and a larger search), every RELAX_EVERY positions; each
@@ -150,7 +150,6 @@ RELAX_HARD = 5000
 # position the search reached); (0, 0, 0): none
 RELAX_PROBED = 1
 RELAX_PROBES = (24, 1000, 600)
-_KNOWN = 0x40  # a card known by its suit too, in the relaxed game's rows
 # probes (CastleSpace._probe): once a search has expanded PROBE_AFTER positions, every
 # PROBE_EVERY positions a depth-first search from the root with a table of its own, at most
 # PROBE_LIMIT positions, each move's promise made worse by up to a jitter at random, seeded
@@ -255,16 +254,16 @@ class CastleSpace(Space[Node]):
         moves = _settle(rows, heights, self._to_foundation)
         self._root = (list(rows), tuple(heights))
         self._start = state
-        return tuple(moves), (_SEP.join(rows), tuple(heights), 0, self._static(rows, heights),
+        return tuple(moves), (SEP.join(rows), tuple(heights), 0, self._static(rows, heights),
                               -1)
 
     def key(self, node: Node) -> bytes:
         """The rows, sorted."""
-        return _SEP.join(sorted(node[0].split(_SEP)))
+        return SEP.join(sorted(node[0].split(SEP)))
 
     def is_won(self, node: Node) -> bool:
         """Every foundation up to its King."""
-        return node[1] == _WON
+        return node[1] == WON
 
     def score(self, node: Node, queue: int = 0) -> int:
         """Cards still in rows, cards above a lower card of their row, cards above the card a
@@ -476,7 +475,7 @@ class CastleSpace(Space[Node]):
         score made inline (a child met before is dropped before its score is worked out);
         with ``parent`` None, :meth:`children`: every child, as ``(macro, child)``."""
         packed, heights, steps, static, moved = node
-        rows = packed.split(_SEP)
+        rows = packed.split(SEP)
         found = self._memos.get(heights)
         nexts, memo, safe = found if found is not None else self._memo(heights)
         row_score = self._row_score
@@ -555,7 +554,7 @@ class CastleSpace(Space[Node]):
             scored.sort(key=lambda code: (code >> 12) + rng() * jitter, reverse=True)
         steps += 1
         to_foundation, row_moves = self._to_foundation, self._row_moves
-        join = _SEP.join
+        join = SEP.join
         step = self._steps[queue] * steps
         late = LATE_EMPTY if expanded > LAYER_AFTER else 0
         if parent is not None and queue >= 0:
@@ -588,7 +587,7 @@ class CastleSpace(Space[Node]):
                 plain = False
             else:
                 row = new[s] = src[:-1]
-                grow = new[d] = rows[d] + _BYTE[card]
+                grow = new[d] = rows[d] + BYTE[card]
                 # only the uncovered card can have become safe
                 if row and row[-1] in safe:
                     grown = list(heights)
@@ -603,7 +602,7 @@ class CastleSpace(Space[Node]):
                 if ckey in parent:
                     continue
                 parent[ckey] = key  # the solver finds the macro again for a won line
-                if after == _WON:
+                if after == WON:
                     return ckey, False
             if queue < 0:  # depth first: no score
                 out.append((0, ckey, (ckey, after, steps, 0, card if plain else -1)))
@@ -648,7 +647,7 @@ class CastleSpace(Space[Node]):
         copy of the rows sorted anew (a list sorted in place), the empty rows counted from
         the parent's, the rows' shares of the score looked up once."""
         to_foundation = self._to_foundation
-        join = _SEP.join
+        join = SEP.join
         row_score = self._row_score
         empties = rows.count(b"")
         append = out.append
@@ -679,7 +678,7 @@ class CastleSpace(Space[Node]):
                 if ckey in parent:
                     continue
                 parent[ckey] = key
-                if after == _WON:
+                if after == WON:
                     return ckey, False
                 if after is heights:  # two rows changed
                     a = memo.get(row)
@@ -699,7 +698,7 @@ class CastleSpace(Space[Node]):
             row = src[:-1]
             dst = rows[d]
             card = src[-1]
-            grow = dst + _BYTE[card]
+            grow = dst + BYTE[card]
             new = list(rows)
             new[s] = row
             new[d] = grow
@@ -712,7 +711,7 @@ class CastleSpace(Space[Node]):
                     continue
                 parent[ckey] = key
                 after = tuple(grown)
-                if after == _WON:
+                if after == WON:
                     return ckey, False
                 value = self._static(new, after)
                 append((value + step - late * new.count(b"") if late else value + step, ckey,
@@ -738,355 +737,6 @@ class CastleSpace(Space[Node]):
             else:
                 append((value + step, ckey, (ckey, heights, steps, value, card)))
         return None, False
-
-
-def stuck(rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...] | list[int]) -> bool:
-    """True when no row can ever be emptied again (so: lost, as a win empties every row).
-
-    Sound over-estimate, grown to a fixed point, of what could happen if no row ever
-    empties: ``depth[i]`` is the lowest position of row ``i`` that can ever be exposed
-    (the cards above it can all leave), ``count[r]`` how many cards of rank ``r`` can ever
-    be exposed, ``h`` how high each foundation can ever grow. A card can leave only onto
-    a card one rank higher that can ever be exposed (anywhere: it may have been moved
-    there), or to its foundation once that holds the rank below (then the suit's next
-    cards that can be exposed can follow). Every real line that empties no row stays
-    inside this estimate, so if the estimate never empties a row, no line ever does.
-    """
-    if not all(rows):
-        return False
-    h = list(heights)
-    depth = [len(row) - 1 for row in rows]
-    count = [0] * 15
-    for row in rows:
-        count[row[-1] & 15] += 1
-    changed = True  # another pass is needed only after a count left 0 or a foundation grew
-    while changed:
-        changed = False
-        for i in range(ROWS):
-            row = rows[i]
-            p = depth[i]
-            while True:
-                card = row[p]
-                rank = card & 15
-                height = h[card >> 4]
-                if height >= rank:
-                    pass  # gone up already, by a chain from another row
-                elif height == rank - 1:
-                    suit = card >> 4
-                    h[suit] = rank
-                    changed = True
-                    # the suit's next cards, where already exposable, follow
-                    nxt = card + 1
-                    while rank < 13:
-                        j = 0
-                        q = rows[0].find(nxt)
-                        while q < 0:
-                            j += 1
-                            q = rows[j].find(nxt)
-                        if q < (p if j == i else depth[j]):
-                            break
-                        rank += 1
-                        h[suit] = rank
-                        nxt += 1
-                elif not count[rank + 1]:
-                    break
-                p -= 1
-                if p < 0:
-                    return False  # row i could be emptied
-                below = row[p] & 15
-                if not count[below]:
-                    changed = True
-                count[below] += 1
-            depth[i] = p
-    return True
-
-
-def layer_table(nexts: bytes) -> bytes:
-    """The translation of cards into :func:`layer_dead`'s form: a card of ``nexts`` (the
-    cards the foundations take next) as itself with :data:`_TARGET` set, any other card as
-    its rank alone."""
-    table = bytearray(range(256))
-    for card in range(128):
-        table[card] = card & 15
-    for card in nexts:
-        table[card] = _TARGET | card
-    return bytes(table)
-
-
-def layer_dead(rows: list[bytes] | tuple[bytes, ...] | bytes, table: bytes, dead: set[bytes],
-               tried: set[bytes], limit: int) -> tuple[bool | None, int]:
-    """Whether no card can ever go to a foundation again from these rows (so: lost, as a win
-    takes every card there); None when ``limit`` positions of its own did not tell. Also
-    the positions it spent.
-
-    Until a card goes to a foundation, the foundations stay as they are, so the cards they
-    take next stay the same (``table`` is :func:`layer_table` of them), and a move is
-    possible or not by the ranks of the row ends alone (building ignores suits; any card
-    may enter an empty row). So the rows are searched with every other card known by its
-    rank only: positions that differ only in the suits of such cards are one, and the
-    search, of every row move (into the first empty row only: rows are interchangeable),
-    is exact for the question whether a card a foundation takes next can ever lie at a
-    row's end. Its form of rows found dead join ``dead``, those of a search that found a
-    way or ran out join ``tried`` (no search starts from them again), both for these
-    foundations only.
-    """
-    packed = rows if isinstance(rows, bytes) else _SEP.join(rows)
-    start = sorted(packed.translate(table).split(_SEP))  # (_SEP is left as it is)
-    key = _SEP.join(start)
-    if key in dead:
-        return True, 0
-    if key in tried:
-        return None, 0
-    seen = {key}
-    stack = [start]
-    spent = 0
-    join = _SEP.join
-    while stack:
-        if spent >= limit:
-            tried.update(seen)
-            return None, spent
-        rs = stack.pop()
-        spent += 1
-        # rank -> rows ending in it; an empty row as rank 14 (any card may enter it)
-        onto: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
-        free = onto[14]
-        if not rs[0]:  # sorted: an empty row comes first
-            free.append(0)
-        for d, row in enumerate(rs):
-            if row:
-                end = row[-1]
-                if end & _TARGET:
-                    tried.update(seen)
-                    return False, spent
-                onto[end & 15].append(d)
-        for s, row in enumerate(rs):
-            if not row:
-                continue
-            dests = onto[(row[-1] & 15) + 1]
-            if free and len(row) > 1:
-                dests = dests + free
-            for d in dests:
-                new = list(rs)
-                new[s] = row[:-1]
-                new[d] = rs[d] + row[-1:]
-                new.sort()
-                nkey = join(new)
-                if nkey not in seen:
-                    seen.add(nkey)
-                    stack.append(new)
-    dead.update(seen)
-    return True, spent
-
-
-class Relaxed:
-    """A search of the *relaxed game* from one position, which can be stopped and resumed.
-
-    The relaxed game is Beleaguered Castle with most cards known by their rank alone: only
-    the next ``k`` cards of each suit (above its foundation's height in the position the
-    search starts from) keep their suit. A card known by its rank alone goes to any
-    foundation that takes a card of its rank and whose card of that rank is not a known one
-    (the real card is one of those). Row moves are as in the real game (building ignores
-    suits, any card may enter an empty row: into the first one only, as the rows are kept
-    sorted). Every real move is a move of the relaxed game, from the relaxed form of the
-    position to the relaxed form of the next, and a real win is a relaxed win: so when the
-    relaxed game, searched to the end, has no win, the real position has none either. Many
-    real positions are one relaxed position (those that differ in the suits of cards known
-    by rank), so the relaxed game is far smaller.
-    """
-
-    def __init__(self, rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...],
-                 k: int, root: tuple[int, ...] | None = None) -> None:
-        base = heights if root is None else root
-        known = {suit << 4 | rank for suit in range(4)
-                 for rank in range(base[suit] + 1, min(KING, base[suit] + k) + 1)}
-        table = bytearray(range(256))
-        for card in range(128):
-            table[card] = card | _KNOWN if card in known else card & 15
-        relaxed = bytes(table)
-        self._known = known
-        # per foundation heights: each card (in the relaxed form) a foundation takes, the
-        # suits of the foundations that take it, in order (see _homes)
-        self._takes: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
-        start = (_SEP.join(sorted(row.translate(relaxed) for row in rows)), tuple(heights))
-        self._seen = {start}
-        self._stack = [start]
-        self._shuffle: Callable[[list[Any]], None] | None = None
-
-    def tables(self) -> list[Table]:
-        """What it holds (for Space.release)."""
-        return [self._seen, self._stack, self._takes]
-
-    def _homes(self, heights: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
-        """Under these foundation heights: each card (a known one with its suit, any other by
-        its rank) that a foundation takes, and the suits of those foundations, lowest first:
-        a known card goes to its own; one known by rank alone to any whose card of that rank
-        is not a known one."""
-        takes: dict[int, tuple[int, ...]] = {}
-        for suit in range(4):
-            rank = heights[suit] + 1
-            if rank > KING:
-                continue
-            if suit << 4 | rank in self._known:
-                takes[_KNOWN | suit << 4 | rank] = (suit,)
-            else:
-                takes[rank] = takes.get(rank, ()) + (suit,)
-        self._takes[heights] = takes
-        return takes
-
-    def run(self, limit: int) -> tuple[bool | None, int]:
-        """Search on for at most ``limit`` positions: True once a relaxed win is found, False
-        once the relaxed game is searched to the end without one, None when the positions
-        ran out first; and the positions spent."""
-        seen, stack, cache, shuffle = self._seen, self._stack, self._takes, self._shuffle
-        join = _SEP.join
-        spent = 0
-        while stack:
-            if spent >= limit:
-                return None, spent
-            packed, heights = stack.pop()
-            spent += 1
-            if heights == _WON:
-                return True, spent
-            rows = packed.split(_SEP)
-            takes = cache.get(heights)
-            if takes is None:
-                takes = self._homes(heights)
-            empty = not rows[0]  # sorted: an empty row comes first
-            ends: list[list[int]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
-            for d, row in enumerate(rows):
-                if row:
-                    ends[row[-1] & 15].append(d)
-            # the children, searched in turn: foundation moves first, then the moves that
-            # uncover a card a foundation takes or empty a row, then the others, moves
-            # into an empty row last (a relaxed win, where there is one, comes sooner)
-            later: list[tuple[bytes, tuple[int, ...]]] = []
-            sooner: list[tuple[bytes, tuple[int, ...]]] = []
-            found: list[tuple[bytes, tuple[int, ...]]] = []
-            for s, row in enumerate(rows):
-                if not row:
-                    continue
-                card = row[-1]
-                rank = card & 15
-                rest = row[:-1]
-                if card in takes:
-                    for suit in takes[card]:
-                        new = list(rows)
-                        new[s] = rest
-                        new.sort()
-                        grown = list(heights)
-                        grown[suit] = rank
-                        found.append((join(new), tuple(grown)))
-                dests = ends[rank + 1]  # (none for a King: ends[14])
-                if rest:
-                    if empty:
-                        new = list(rows)
-                        new[s] = rest
-                        new[0] = _BYTE[card]
-                        new.sort()
-                        later.append((join(new), heights))
-                    if not dests:
-                        continue
-                    useful = rest[-1] in takes
-                else:
-                    useful = True
-                into = sooner if useful else later
-                for d in dests:
-                    new = list(rows)
-                    new[s] = rest
-                    new[d] = rows[d] + _BYTE[card]
-                    new.sort()
-                    into.append((join(new), heights))
-            if shuffle is not None:  # a probe's own order (RelaxedProbes)
-                shuffle(later)
-                shuffle(sooner)
-                shuffle(found)
-            for children in (later, sooner, found):  # (the last out first)
-                for child in children:
-                    if child not in seen:
-                        seen.add(child)
-                        stack.append(child)
-        return False, spent
-
-
-class RelaxedProbed:
-    """A relaxed game's search (:attr:`game`) beside short searches of the finest relaxed
-    game (every ``k`` known of the games the root is searched in), each in a random order
-    of its own and at most ``limit`` positions, ``count`` of them, the two taking turns
-    position for position. A win of the finest game is a win of every coarser one (a card
-    known by its suit goes where the same card known by rank alone may go), so once a
-    probe wins, no relaxed game of the root can prove it lost: this one and the ones after
-    answer "won" at once. A probe's end without a win proves nothing. A deep search wins a
-    relaxed game at once or not for a long while, depending on its order, so short ones in
-    many orders find the wins the one search takes a hundred thousand positions for."""
-
-    def __init__(self, rows: list[bytes] | tuple[bytes, ...], heights: tuple[int, ...],
-                 k: int, count: int, limit: int, near: int,
-                 reached: Callable[[bool], tuple[list[bytes], tuple[int, ...]]] | None = None
-                 ) -> None:
-        self._start = (list(rows), heights, k)
-        self._reached = reached
-        self._last: tuple[list[bytes], tuple[int, ...]] | None = None  # a probe's start
-        self._count = count
-        self._limit = limit
-        self._near = near
-        self._cap = limit  # of the probe under way
-        self._probes = 0
-        self._roots = 0  # of them from the root
-        self._probe: Relaxed | None = None
-        self._spent = 0  # by the probe under way
-        self.won = False  # a probe won the finest game
-        self.game: Relaxed | None = None
-
-    def tables(self) -> list[Table]:
-        """What it holds (for Space.release)."""
-        return [*(self.game.tables() if self.game is not None else []),
-                *(self._probe.tables() if self._probe is not None else [])]
-
-    def run(self, limit: int) -> tuple[bool | None, int]:
-        """Search on for at most ``limit`` positions, half in the probes while any is left,
-        as :meth:`Relaxed.run` answers."""
-        if self.won:
-            return True, 0
-        spent = 0
-        if self._probes < self._count:
-            share = limit // 2
-            while share > 0 and self._probes < self._count:
-                if self._probe is None:
-                    rows, heights, k = self._start
-                    turn = self._probes % 3
-                    deep = None
-                    if self._reached is not None and turn < 2:
-                        deep = self._reached(turn == 0)
-                        if turn == 0 and self._last is not None and deep[0] is self._last[0]:
-                            deep = self._reached(False)  # the deepest was probed already
-                    if deep is not None and deep[1]:
-                        # from a real position the search reached (so a relaxed one the
-                        # root's game reaches), where a relaxed win is often near
-                        self._last = deep
-                        self._probe = Relaxed(*deep, k, heights)
-                        self._cap = self._near
-                        seed = self._probes
-                    else:
-                        self._probe = Relaxed(rows, heights, k)
-                        self._cap = self._limit
-                        seed = self._roots
-                        self._roots += 1
-                    self._probe._shuffle = random.Random(seed).shuffle
-                    self._spent = 0
-                answer, used = self._probe.run(min(share, self._cap - self._spent))
-                spent += used
-                share -= used
-                self._spent += used
-                if answer:
-                    self.won = True
-                    self._probe = None
-                    return True, spent
-                if answer is False or self._spent >= self._cap:
-                    self._probe = None
-                    self._probes += 1
-        assert self.game is not None
-        answer, used = self.game.run(limit - spent)
-        return answer, spent + used
 
 
 def _runs(rows: list[bytes], onto: list[list[int]], nexts: bytes, scored: list[int],

@@ -1,4 +1,5 @@
-"""The Beleaguered Castle solver's shortcuts (engine/solver/castle.py; docs/solver.md §9).
+"""The Beleaguered Castle solver's shortcuts (engine/solver/castle.py, castle_relaxed.py,
+castle_dead.py; docs/solver.md §9).
 
 Every rule that lets the solver skip positions -- the dead-position test, safe moves to
 the foundations, the pruned first pass -- is checked on small constructed positions whose
@@ -18,6 +19,7 @@ import engine
 from engine.rules.cards import KING, card_text, make_card
 from engine.rules.game import Game
 from engine.solver import castle as solve_castle
+from engine.solver import castle_dead, castle_relaxed
 from tests.engine.helpers import (
     brute_force,
     check_against_brute_force,
@@ -50,7 +52,7 @@ def row_can_empty(game: Game, limit: int = 60_000) -> bool | None:
 
 
 def node_of(game: Game) -> tuple[tuple[bytes, ...], tuple[int, ...]]:
-    """The rows and foundation heights of ``game``, as ``solve_castle.stuck`` takes them."""
+    """The rows and foundation heights of ``game``, as ``castle_dead.stuck`` takes them."""
     piles = game.state.piles
     return tuple(bytes(p) for p in piles[:ROWS]), tuple(len(p) for p in piles[ROWS:])
 
@@ -85,7 +87,7 @@ def test_stuck_sees_past_foundation_moves_when_no_row_can_ever_empty() -> None:
     go up, and brute force over the real rules agrees."""
     game = castle(*BLOCKED_AFTER_A_FOUNDATION_MOVE)
     assert any(m.dst == "f0" for m in game.legal_moves())
-    assert solve_castle.stuck(*node_of(game))
+    assert castle_dead.stuck(*node_of(game))
     assert row_can_empty(game) is False
     assert winnable(game) is False
     assert engine.solve(game, budget_ms=10_000).result == "lost"
@@ -98,7 +100,7 @@ def test_stuck_follows_a_suit_up_from_row_to_row() -> None:
     game = castle(["3D 6H TD KC", "JD KH QS", "3H 6D", "8S 9S JC JS", "4H QD QC",
                    "7H 8H 8D TH QH JH KS", "5H 9H KD", "5D TS 9D 7D 7S 4D"],
                   ["6S", "2H", "2D", "TC"])
-    assert not solve_castle.stuck(*node_of(game))
+    assert not castle_dead.stuck(*node_of(game))
     assert row_can_empty(game) is True
     answer = engine.solve(game, budget_ms=10_000)
     assert answer.result == "won" and replays_to_win(game, answer.moves)
@@ -132,7 +134,7 @@ def test_stuck_never_claims_a_row_that_real_play_can_empty() -> None:
     claimed = 0
     for _ in range(600):
         game = blocked_position(rng, (26, 40))
-        if solve_castle.stuck(*node_of(game)):
+        if castle_dead.stuck(*node_of(game)):
             claimed += 1
             assert row_can_empty(game, 20_000) is not True, game.position()
     assert claimed >= 3
@@ -146,7 +148,7 @@ def near_blocked(rng: random.Random) -> Game:
     of cards swapped: often still dead, often winnable, sometimes a real search."""
     while True:
         game = blocked_position(rng, (26, 40))
-        if solve_castle.stuck(*node_of(game)):
+        if castle_dead.stuck(*node_of(game)):
             break
     piles = {pid: list(game.position()["piles"][pid]) for pid in game.rules.pile_ids}
     rows = [f"t{i}" for i in range(ROWS)]
@@ -287,7 +289,7 @@ def test_moving_the_card_just_moved_again_only_reaches_positions_met_already() -
         game = blocked_position(rng, (14, 30))
         space = solve_castle.space(game.rules)
         _, root = space.settle(game.state)
-        if solve_castle.stuck(root[0].split(b"\xff"), root[1]):
+        if castle_dead.stuck(root[0].split(b"\xff"), root[1]):
             continue
         kids = space.children(root)
         met = {space.key(root)} | {space.key(child) for _, child in kids}
@@ -522,9 +524,9 @@ def layer_answer(game: Game, dead: set[bytes] | None = None, limit: int = 1 << 3
                  ) -> tuple[bool | None, int]:
     """layer_dead of ``game``'s rows under its foundations."""
     rows, heights = node_of(game)
-    table = solve_castle.layer_table(
+    table = castle_dead.layer_table(
         bytes(s << 4 | (h + 1) for s, h in enumerate(heights) if h < KING))
-    return solve_castle.layer_dead(rows, table, set() if dead is None else dead, set(), limit)
+    return castle_dead.layer_dead(rows, table, set() if dead is None else dead, set(), limit)
 
 
 def test_the_layer_test_answers_exactly_whether_a_card_can_ever_go_to_a_foundation() -> None:
@@ -535,7 +537,7 @@ def test_the_layer_test_answers_exactly_whether_a_card_can_ever_go_to_a_foundati
     dead is dead at once the next time, from the rows kept."""
     for rows, foundations in LAYER_DEAD:
         game = castle(rows, foundations)
-        assert not solve_castle.stuck(*node_of(game))
+        assert not castle_dead.stuck(*node_of(game))
         dead: set[bytes] = set()
         answer, spent = layer_answer(game, dead)
         assert answer is True and spent > 10
@@ -564,12 +566,12 @@ def test_the_layer_test_stops_at_its_limit_and_starts_no_search_twice() -> None:
     space = solve_castle.space(game.rules)
     _, (packed, heights, *_) = space.settle(game.state)
     rows = packed.split(b"\xff")
-    table = solve_castle.layer_table(
+    table = castle_dead.layer_table(
         bytes(s << 4 | (h + 1) for s, h in enumerate(heights) if h < KING))
     tried: set[bytes] = set()
-    assert solve_castle.layer_dead(rows, table, set(), tried, 1) == (None, 1)
+    assert castle_dead.layer_dead(rows, table, set(), tried, 1) == (None, 1)
     assert len(tried) > 1
-    assert solve_castle.layer_dead(rows, table, set(), tried, 1 << 30) == (None, 0)
+    assert castle_dead.layer_dead(rows, table, set(), tried, 1 << 30) == (None, 0)
 
 
 def test_the_layer_test_proves_deal_24_lost_in_under_half_the_positions(
@@ -616,7 +618,7 @@ def test_with_the_layer_test_from_the_start_answers_agree_with_brute_force(
 def relaxed_answer(game: Game, k: int, limit: int = 40_000) -> bool | None:
     """The relaxed game of ``game``'s position, with the next ``k`` cards of each suit known
     (True: a relaxed win; None: not told within ``limit`` relaxed positions)."""
-    return solve_castle.Relaxed(*node_of(game), k).run(limit)[0]
+    return castle_relaxed.Relaxed(*node_of(game), k).run(limit)[0]
 
 
 def test_the_relaxed_game_with_every_card_known_is_the_real_game() -> None:
@@ -667,10 +669,10 @@ def test_the_relaxed_game_stops_at_its_limit_and_goes_on_where_it_stopped() -> N
     game = engine.new_game("beleaguered-castle", 124)
     space = solve_castle.space(game.rules)
     _, (packed, heights, *_) = space.settle(game.state)
-    whole = solve_castle.Relaxed(packed.split(b"\xff"), heights, 2)
+    whole = castle_relaxed.Relaxed(packed.split(b"\xff"), heights, 2)
     answer, spent = whole.run(1 << 30)
     assert answer is False and spent > 1000
-    sliced = solve_castle.Relaxed(packed.split(b"\xff"), heights, 2)
+    sliced = castle_relaxed.Relaxed(packed.split(b"\xff"), heights, 2)
     total = 0
     while True:
         answer, used = sliced.run(97)
@@ -992,11 +994,11 @@ def test_a_relaxed_game_in_a_random_order_answers_as_in_its_own() -> None:
     for n, game in enumerate(nearly_blocked_some_with_empty_rows(rng, 40)):
         for k in (1, 2, 3):
             plain = relaxed_answer(game, k, 1 << 30)
-            shuffled = solve_castle.Relaxed(*node_of(game), k)
+            shuffled = castle_relaxed.Relaxed(*node_of(game), k)
             shuffled._shuffle = random.Random(n).shuffle
             assert shuffled.run(1 << 30)[0] is plain, game.position()
             told += 1
-        probe = solve_castle.Relaxed(*node_of(game), 3)
+        probe = castle_relaxed.Relaxed(*node_of(game), 3)
         probe._shuffle = random.Random(n).shuffle
         if probe.run(200)[0]:
             assert relaxed_answer(game, 1, 1 << 30) is True
@@ -1081,10 +1083,10 @@ def test_a_relaxed_win_from_a_position_reached_is_a_relaxed_win_of_the_start() -
         there = tuple(bytes(p) for p in state.piles[:ROWS]), tuple(
             len(p) for p in state.piles[ROWS:])
         for k in (1, 2, 3):
-            far = solve_castle.Relaxed(*there, k, heights)
+            far = castle_relaxed.Relaxed(*there, k, heights)
             far._shuffle = random.Random(k).shuffle
             if far.run(1 << 30)[0]:
-                assert solve_castle.Relaxed(rows, heights, k).run(1 << 30)[0] is True
+                assert castle_relaxed.Relaxed(rows, heights, k).run(1 << 30)[0] is True
                 wins += 1
     assert wins >= 20
 
@@ -1117,13 +1119,13 @@ def test_the_relaxed_game_sends_up_what_its_rule_lets_go_to_each_foundation() ->
     for _ in range(300):
         root = tuple(rng.randrange(KING + 1) for _ in range(4))
         k = rng.randrange(KING + 1)
-        game = solve_castle.Relaxed([b""] * ROWS, root, k)
+        game = castle_relaxed.Relaxed([b""] * ROWS, root, k)
         known = {suit << 4 | rank for suit in range(4)
                  for rank in range(root[suit] + 1, min(KING, root[suit] + k) + 1)}
         heights = tuple(min(KING, h + rng.randrange(3)) for h in root)
         takes = game._homes(heights)
         for card in range(256):
-            if card & solve_castle._KNOWN:
+            if card & castle_relaxed._KNOWN:
                 suit, rank = card >> 4 & 3, card & 15
                 rule = ((suit,) if suit << 4 | rank in known and heights[suit] == rank - 1
                         and card < 0x80 else ())
@@ -1160,8 +1162,8 @@ def test_the_layer_test_answers_the_same_for_the_rows_joined() -> None:
         if n % 2:
             game = with_empty_rows(rng, game)
         rows, heights = node_of(game)
-        table = solve_castle.layer_table(
+        table = castle_dead.layer_table(
             bytes(s << 4 | (h + 1) for s, h in enumerate(heights) if h < KING))
         for limit in (1, 50, 1 << 30):
-            assert (solve_castle.layer_dead(b"\xff".join(rows), table, set(), set(), limit)
-                    == solve_castle.layer_dead(rows, table, set(), set(), limit))
+            assert (castle_dead.layer_dead(b"\xff".join(rows), table, set(), set(), limit)
+                    == castle_dead.layer_dead(rows, table, set(), set(), limit))
