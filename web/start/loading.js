@@ -102,7 +102,7 @@ function stalled() {
   const note = document.createElement("p");
   note.id = "loading-slow";
   note.textContent = "This is taking longer than usual. Check the connection, or try "
-    + "again: your game in progress is kept.";
+    + "again: nothing is lost.";
   stage.after(note);
   offerRetry();
 }
