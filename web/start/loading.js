@@ -84,15 +84,16 @@ let stallTimer = 0;
 
 function moving() {
   clearTimeout(stallTimer);
-  const root = document.documentElement;
-  if (root.dataset.app !== "loading") return;
-  const note = document.getElementById("loading-slow");
-  if (note) {
-    note.remove();
-    document.getElementById("loading-retry")?.remove();
-    delete root.dataset.stalled;
-  }
+  if (document.documentElement.dataset.app !== "loading") return;
+  if (document.getElementById("loading-slow")) unstall();
   stallTimer = setTimeout(stalled, STALL_MS);
+}
+
+// The stall's note and button gone, and the last table's picture back on top.
+function unstall() {
+  document.getElementById("loading-slow")?.remove();
+  document.getElementById("loading-retry")?.remove();
+  delete document.documentElement.dataset.stalled;
 }
 
 function stalled() {
@@ -131,11 +132,8 @@ new MutationObserver(() => {
     clearTimeout(stallTimer);
     delete root.dataset.stalled;
   }
-  if (root.dataset.app === "ready") {
-    // (a stalled start that went on: its button, hidden now, must not keep the focus)
-    document.getElementById("loading-slow")?.remove();
-    document.getElementById("loading-retry")?.remove();
-  }
+  // (a stalled start that went on: its button, hidden now, must not keep the focus)
+  if (root.dataset.app === "ready") unstall();
 }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-app"] });
 
 show(10, "Loading Python…");
