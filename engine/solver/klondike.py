@@ -103,7 +103,7 @@ from .klondike_bits import (
 from .klondike_dead import ColumnBits, column_bits, dead
 from .klondike_dives import Dives
 from .klondike_relaxed import Relaxed
-from .proofs import RootProofs
+from .proofs import Probed, RootProofs
 from .space import Child, Fresh, Macro, Space, Table
 
 _SEP = b"\xff"
@@ -118,16 +118,22 @@ LATER_TURNS = (0, 0, 0, 1)
 COVER_BIAS = 20
 # the relaxed game (klondike_relaxed.Relaxed, docs/solver.md §7.16): once a search has
 # expanded RELAX_AFTER positions, every RELAX_EVERY positions the root is searched on in
-# the relaxed game of k known cards a suit, for each k of RELAX_KS in turn, the i-th for at
-# most RELAX_CAPS[i] relaxed positions (None: to its end; then the next k), a relaxed win
-# within RELAX_QUICK_WIN of its positions ending them all (a later one: the next k),
-# RELAX_EVERY * RELAX_SHARE relaxed positions at a time (§7.22, §7.27, §7.29, §7.32)
+# the relaxed games of k known cards a suit, RELAX_EVERY * RELAX_SHARE relaxed positions at
+# a time: first k = RELAX_KS[0] for at most RELAX_CAP positions, then RELAX_KS[1] and [2]
+# as one proofs.Probed pair (the second probed for RELAX_PROBE positions once the first
+# has spent as many with RELAX_PROBE_GATE waiting on average, and taken first if it keeps
+# fewer than RELAX_PROBE_RATIO times as many; otherwise it follows a slow win of the
+# first); a relaxed win within RELAX_QUICK_WIN of its game's positions ends them all
+# (§7.22, §7.27, §7.29, §7.32, §7.34)
 RELAX_AFTER = 5_000
 RELAX_EVERY = 64
 RELAX_KS = (3, 4, 6)
-RELAX_CAPS: tuple[int | None, ...] = (300, None, None)
+RELAX_CAP = 300
 RELAX_QUICK_WIN = 1_000
 RELAX_SHARE = 16.0
+RELAX_PROBE = 500
+RELAX_PROBE_GATE = 150
+RELAX_PROBE_RATIO = 0.75
 # dives (klondike_dives.Dives, docs/solver.md §7.25): once a search has expanded DIVE_AFTER
 # positions, every DIVE_EVERY positions the root's dives go on for DIVE_EVERY * DIVE_SHARE
 # positions of their own; each dive at most DIVE_LIMIT positions, dive i's jitter
@@ -212,12 +218,12 @@ class KlondikeSpace(Space[State]):
         # and whether it left out covers of talon cards too
         self._partial: dict[int, tuple[State, bool]] = {}
         # the relaxed game's searches of the root (see _relax): on or off, the root, the
-        # positions expanded, one search for each k of RELAX_KS; lost (Space.lost): the
+        # positions expanded, the coarse game then the probed pair; lost (Space.lost): the
         # root is proved lost
         self.relax = True
         self._root: tuple[Pile, ...] | None = None
         self._expanded = 0
-        self._proofs = RootProofs(len(RELAX_KS), self._relaxed_game, RELAX_CAPS,
+        self._proofs = RootProofs(2, self._relaxed_game, (RELAX_CAP, None),
                                   win_ends=RELAX_QUICK_WIN)
         # the dives from the root (see _dive): on or off, the moves that settled the root,
         # the dives once started
@@ -236,10 +242,14 @@ class KlondikeSpace(Space[State]):
         dives, self._dives, self.dives = self._dives, None, False
         return tables + self._proofs.release() + (dives.tables() if dives else [])
 
-    def _relaxed_game(self, i: int) -> Relaxed:
-        """The root's relaxed game of the i-th k of RELAX_KS."""
-        assert self._root is not None
-        return Relaxed(self._root, RELAX_KS[i])
+    def _relaxed_game(self, i: int) -> Relaxed | Probed:
+        """The root's i-th relaxed game: the coarse one, then the probed pair."""
+        root = self._root
+        assert root is not None
+        if i == 0:
+            return Relaxed(root, RELAX_KS[0])
+        return Probed(Relaxed(root, RELAX_KS[1]), lambda: Relaxed(root, RELAX_KS[2]),
+                      RELAX_PROBE, RELAX_PROBE_GATE, RELAX_PROBE_RATIO, RELAX_QUICK_WIN)
 
     def _relax(self) -> None:
         """Go on searching the root in the relaxed games (engine/solver/proofs.py), with

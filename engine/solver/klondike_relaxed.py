@@ -138,6 +138,12 @@ class Relaxed:
             table).translate(_FACE_UP)))
         return columns, talon, self._heights([len(piles[F0 + _SUIT[f]]) for f in range(4)])
 
+    @property
+    def waiting(self) -> int:
+        """Positions met and not expanded yet (both orders' stacks): how wide the search is
+        now, which :class:`.proofs.Probed` compares between two games."""
+        return len(self._stack) + len(self._other)
+
     def tables(self) -> list[Table]:
         """What it holds (for Space.release)."""
         return [self._seen, self._stack, self._other, self._talons, self._founds, self._faces,

@@ -89,4 +89,89 @@ class RootProofs:
         return game.tables() if game is not None else []
 
 
-__all__ = ["Relaxed", "RootProofs"]
+class Widening(Relaxed, Protocol):
+    """A relaxed game that says how many positions wait in its search."""
+
+    @property
+    def waiting(self) -> int:
+        """Positions met and not expanded yet."""
+
+
+class Probed:
+    """Two relaxed games of one root searched as one game: a loss of either is the root's.
+
+    The ``first`` is searched; once it has spent ``probe`` positions with no answer, keeping
+    ``gate`` positions or more waiting on average (a wide search, likely a large game), the
+    second (``make_second()``, finer) is searched for ``probe`` positions too, and goes on
+    first if it keeps fewer than ``ratio`` times the first's waiting on average: of two games
+    that end in a loss, the narrower search is most often the smaller one (docs/solver.md
+    §7.34). The waiting are sampled every ``every`` positions. A win within ``quick`` of a
+    game's own positions (``probe`` is less) ends the pair with a win (the deal is likely
+    won); a slower one gives way to the other game, as in :class:`RootProofs`.
+    """
+
+    def __init__(self, first: Widening, make_second: Callable[[], Widening], probe: int,
+                 gate: float, ratio: float, quick: int, every: int = 100) -> None:
+        assert probe <= quick and probe % every == 0
+        self.make_second: Callable[[], Widening] | None = make_second
+        self.probe, self.gate, self.ratio, self.quick, self.every = (
+            probe, gate, ratio, quick, every)
+        # the games in the order they are searched, the first under way: [game, positions
+        # it has spent]; the probe under way (the first's, the second's, or none left), and
+        # the mean waiting of each game probed
+        self.order: list[list[Any]] = [[first, 0]]
+        self.probing = 1
+        self.means: list[float] = []
+        self._samples: list[int] = []
+
+    def run(self, quota: int) -> tuple[bool | None, int]:
+        """Search up to ``quota`` positions: (True won, False lost, None not yet; spent)."""
+        spent = 0
+        while spent < quota and self.order:
+            entry = self.order[0]
+            step = quota - spent
+            if self.probing:
+                step = min(step, self.every - entry[1] % self.every)
+            answer, n = entry[0].run(step)
+            spent += n
+            entry[1] += n
+            if answer is False:
+                return False, spent
+            if answer is True:
+                self.order.pop(0)
+                if entry[1] <= self.quick or not self._other():
+                    self.order = []
+                    return True, spent
+            elif self.probing and entry[1] % self.every == 0:
+                self._samples.append(entry[0].waiting)
+                if entry[1] == self.probe:
+                    self._probed()
+        return None, spent
+
+    def _probed(self) -> None:
+        """A probe is over: after the first's, probe the second if the first is wide; after
+        the second's, the first goes on first again unless the second is narrower."""
+        self.means.append(sum(self._samples) / len(self._samples))
+        self._samples = []
+        if self.probing == 1 and self.means[0] >= self.gate and self._other(first=True):
+            self.probing = 2
+            return
+        self.probing = 0
+        if len(self.means) == 2 and self.means[1] >= self.ratio * self.means[0]:
+            self.order.reverse()
+
+    def _other(self, first: bool = False) -> bool:
+        """Make the second game (searched ``first``, or after the rest); False if it was
+        made already and none is left."""
+        if self.make_second is None:
+            return bool(self.order)
+        game, self.make_second = self.make_second(), None
+        self.order.insert(0 if first else len(self.order), [game, 0])
+        return True
+
+    def tables(self) -> list[Table]:
+        """The containers its games hold."""
+        return [table for entry in self.order for table in entry[0].tables()]
+
+
+__all__ = ["Probed", "Relaxed", "RootProofs", "Widening"]

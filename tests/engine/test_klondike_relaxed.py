@@ -20,6 +20,7 @@ from engine.rules.game import Game
 from engine.solver import klondike as klondike_space
 from engine.solver.klondike import KlondikeSpace
 from engine.solver.klondike_relaxed import Position, Relaxed
+from engine.solver.proofs import Probed
 from engine.solver.search import Solver
 from engine.solver.winnable import winnable_deals
 from tests.engine.helpers import depth_first, klondike_from
@@ -369,3 +370,37 @@ def test_a_slow_win_hands_over_to_a_finer_game(monkeypatch: pytest.MonkeyPatch) 
     solver = without_dives(556, 12_000)
     assert solver.result == "unknown"
     assert solver.space._proofs.spent == 300 + 1_490  # type: ignore[attr-defined]
+
+
+def probed(seed: int) -> Probed:
+    """The pair the solver searches after the coarse game: k = 4, and k = 6 probed."""
+    piles = root_piles(seed)
+    return Probed(Relaxed(piles, 4), lambda: Relaxed(piles, 6), klondike_space.RELAX_PROBE,
+                  klondike_space.RELAX_PROBE_GATE, klondike_space.RELAX_PROBE_RATIO,
+                  klondike_space.RELAX_QUICK_WIN)
+
+
+def test_a_wide_game_of_k_4_lets_a_narrower_k_6_go_first() -> None:
+    """Deal 850: k = 4 has no end within 10,000 relaxed positions, k = 6 ends in a loss after
+    2,467. Over its first 500, k = 4 keeps 150 or more positions waiting: k = 6 is probed
+    for 500 and, keeping under three quarters as many, goes on first; the pair is lost
+    after 500 + 2,467. In the solver (dives off): lost after 5,252 positions of the search,
+    where it was unknown at 12,000 and the search alone needs 57,711."""
+    piles = root_piles(850)
+    assert Relaxed(piles, 4).run(10_000)[0] is None
+    assert Relaxed(piles, 6).run(5_000) == (False, 2_467)
+    pair = probed(850)
+    assert pair.run(10_000) == (False, 500 + 2_467)
+    assert pair.means[0] >= klondike_space.RELAX_PROBE_GATE
+    assert pair.means[1] < klondike_space.RELAX_PROBE_RATIO * pair.means[0]
+    solver = without_dives(850, 12_000)
+    assert (solver.result, solver.nodes) == ("lost", 5_252)
+    assert solver.space._proofs.spent == 300 + 500 + 2_467  # type: ignore[attr-defined]
+
+
+def test_a_narrow_game_of_k_4_goes_on_alone() -> None:
+    """Deal 999: k = 4 keeps fewer than 150 waiting over its first 500, so k = 6 (lost only
+    after 18,168) is never made, and k = 4's loss after 7,756 is the pair's."""
+    pair = probed(999)
+    assert pair.run(20_000) == (False, 7_756)
+    assert len(pair.means) == 1 and pair.means[0] < klondike_space.RELAX_PROBE_GATE
