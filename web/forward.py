@@ -360,6 +360,10 @@ class ForwardingDesk:
         for _ in range(moves):
             table.game.undo()
         table.after_change()
+        self.flush()
+        if self.state is None:  # the worker proved this position winnable: say so at once
+            # (not "done": its own answer for the position still comes)
+            self.state = {"verdict": "won", "unwinnable": False, "rewind": None}
         return table.render("rewind", announce=rewind_words(back["back"]))
 
     # -- new deals ------------------------------------------------------------------------

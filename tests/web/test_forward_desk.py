@@ -182,8 +182,10 @@ def test_a_lost_position_gets_the_same_way_back_and_rewind() -> None:
     assert answer["unwinnable"] is True and answer["rewind"] == {"looking": False, "back": 1}
     assert seen(hinted(link.table, link)) == seen(hinted(mine))  # "can no longer be won"
     back = link.handle("rewind")
-    assert seen(back, False) == seen(mine.handle("rewind"), False)
+    assert link.to_main == []  # (no answer of the worker's for the position rewound to)
+    assert seen(back) == seen(mine.handle("rewind"))  # "Winnable" at once, as found
     assert back["event"] == "rewind" and back["announce"] == forward.rewind_words(1)
+    assert back["verdict"] == "won" and back["unwinnable"] is False
     assert link.table.game.record() == mine.game.record()
     assert watched(link.table, link) == watched(mine)
 
