@@ -365,10 +365,11 @@ class KlondikeSpace(Space[State]):
         children, _, skipped = self.ordered_steps(state, pruned)
         return children, skipped
 
-    def ordered_steps(self, state: State, pruned: bool,
+    def ordered_steps(self, state: State, pruned: bool, macro: Macro = (),
                       ) -> tuple[list[Child], list[int], bool]:
         """:meth:`steps`, with each child's bias in the first ordering (a covered
-        placement's, see :meth:`expand`), in the children's order."""
+        placement's, see :meth:`expand`), in the children's order. ``macro``: the step
+        that made ``state`` from a position found not dead, if known (see :func:`_alive`)."""
         piles = state.piles
         skipped = False
         cover = self.covers
@@ -376,7 +377,8 @@ class KlondikeSpace(Space[State]):
         noted = not pruned and self._partial and self._partial.pop(id(state), None)
         only_skipped = bool(noted)
         cover_skipped = bool(noted and noted[1])
-        if not only_skipped and dead(piles, self._columns, self.twins):
+        if not only_skipped and not _alive(macro, piles) and \
+                dead(piles, self._columns, self.twins):
             return [], [], False
         ids = self._ids
         columns = piles[:COLUMNS]
@@ -656,7 +658,9 @@ class KlondikeSpace(Space[State]):
                 self._dive()
                 if self.found:
                     return None, False
-        children, biases, skipped = self.ordered_steps(node, pruned)
+        link = parent[key]
+        children, biases, skipped = self.ordered_steps(node, pruned,
+                                                       () if link is None else link[1])
         if queue != 0 or parent[key] is None:
             biases = []
         score, is_won = self.score, self.is_won
@@ -682,6 +686,17 @@ class KlondikeSpace(Space[State]):
                 return ckey, skipped
             fresh.append((score(child, queue) + (biases[i] if biases else 0), ckey, child))
         return None, skipped
+
+
+def _alive(macro: Macro, piles: tuple[Pile, ...]) -> bool:
+    """The step ``macro`` brought a foundation card back onto a card of a column, from a
+    position :func:`.klondike_dead.dead` found not dead: then this one is not dead either
+    (the card can go home again, uncovering what it lay on, so the dead test's fixed point
+    reaches all it reached before), and the test is spared. Not a King into an empty
+    column, which takes that column's emptiness away."""
+    if not macro or macro[0].src[0] != "f":
+        return False
+    return len(piles[int(macro[0].dst[1:])]) > 1
 
 
 def _first(item: tuple[int, Macro, list[Pile], int | None, int]) -> int:

@@ -88,7 +88,8 @@ class Dives:
                 self.credit -= 1
                 self.spent += 1
                 self._expanded += 1
-                children, biases, _ = space.ordered_steps(frame[0], self._pruned)  # type: ignore[attr-defined]
+                children, biases, _ = space.ordered_steps(  # type: ignore[attr-defined]
+                    frame[0], self._pruned, frame[2])
                 rng, jitter, score = self._rng.random, self._jitter, space.score
                 if self.fade:
                     jitter *= max(0.0, 1.0 - len(frames) / self.fade)

@@ -194,8 +194,9 @@ def test_a_dead_state_is_never_reported_as_expanded_in_part() -> None:
     original = space.ordered_steps
     calls = {"dead": 0, "skipped": 0}
 
-    def steps(state: State, pruned: bool) -> tuple[list[object], list[int], bool]:
-        result, biases, skipped = original(state, pruned)
+    def steps(state: State, pruned: bool, macro: tuple = (),
+              ) -> tuple[list[object], list[int], bool]:
+        result, biases, skipped = original(state, pruned, macro)
         if dead(state.piles):
             calls["dead"] += 1
             assert not skipped
@@ -271,10 +272,10 @@ def test_dead_agrees_with_a_plain_fixed_point_of_its_rules() -> None:
         solver = Solver(engine.new_game("klondike", seed), max_nodes=400)
         original = solver.space.ordered_steps
 
-        def steps(state: State, pruned: bool, original=original,
+        def steps(state: State, pruned: bool, macro: tuple = (), original=original,
                   ) -> tuple[list[object], list[int], bool]:
             states.append(state.piles)
-            return original(state, pruned)
+            return original(state, pruned, macro)
 
         solver.space.ordered_steps = steps  # type: ignore[method-assign]
         solver.step(60_000)
