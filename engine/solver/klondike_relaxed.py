@@ -27,7 +27,9 @@ relaxed search against a plain search of the relaxed rules, and both against the
 
 A relaxed position from which some foundation can provably never be completed is not
 expanded (:meth:`Relaxed.dead`, the real game's dead test by rank and colour, docs/solver.md
-§7.18): it has no relaxed win, so the search stays complete.
+§7.18): it has no relaxed win, so the search stays complete. A position whose step brought
+a foundation card back onto a column card is not tested (§7.36): it is never dead when the
+one before it was not, and sparing a test never loses a win.
 
 The search is depth first with a table of the relaxed positions met, in two orders taking
 turns (foundation moves first, and shuffled), and it can be stopped and resumed
@@ -57,6 +59,10 @@ _CODE = (0, 1, 3, 2)  # real suit (S H D C) -> foundation number
 _SUIT = (0, 1, 3, 2)  # foundation number -> real suit
 _SEP = b"\xff"
 _WON = (KING, KING, KING, KING)
+# a child whose step brought a foundation card back onto a column card carries this as a
+# fourth item: it is not dead if its parent was not (the card can go home again, and all
+# it lay on is as before), so run() spares it the dead test
+_ALIVE = True
 
 # a relaxed position: the columns (sorted), the talon (sorted) and the foundations' heights
 Position = tuple[tuple[bytes, ...], bytes, tuple[int, int, int, int]]
@@ -173,16 +179,17 @@ class Relaxed:
                 own = stack
             position = own.pop()
             spent += 1
-            if position[2] == _WON:
+            if len(position) > 3:
+                position = position[:3]  # alive as its parent was (children())
+            elif position[2] == _WON:
                 return True, spent
-            if self.dead(position):
+            elif self.dead(position):
                 continue
             children = self.children(position)
             if own is other:
                 shuffle(children)
             for child in reversed(children):
-                columns, talon, heights = child
-                ckey = _SEP.join(columns) + _SEP + talon + _SEP + bytes(heights)  # (key())
+                ckey = _SEP.join(child[0]) + _SEP + child[1] + _SEP + bytes(child[2])  # (key())
                 if ckey not in seen:
                     seen.add(ckey)
                     own.append(child)
@@ -550,6 +557,8 @@ class Relaxed:
                 h = hl.copy()
                 h[f] -= 1
                 child(cols, talon, h, out, -1, taken)
+                if rank != KING or columns[d]:
+                    out[-1] += (_ALIVE,)
         return out_found + out
 
     def _placed(self, columns: Sequence[bytes], card: int, onto: int, rest: bytes,
