@@ -75,6 +75,75 @@ SET_STORAGE_JS = """(items) => {
     for (const [key, value] of Object.entries(items)) localStorage.setItem(key, value);
 }"""
 CLOSE_DIALOGS_JS = "() => document.querySelectorAll('dialog[open]').forEach((d) => d.close())"
+# Every state of the table and its verdict the page shows from now on (a MutationObserver
+# looks after each task that changed the piles, the status bar or the lost notice; a state
+# is kept when it differs from the one before): ``piles`` names the position (as
+# ``piles_key`` does), ``words`` and ``verdict`` are the status bar's verdict (its words,
+# its data-verdict), ``lost`` the lost notice and ``rewind`` its Back to winnable button,
+# offered (shown and enabled). A state shown for a moment is kept as well as one the test
+# reads at leisure, so what the page showed does not depend on when the test looks.
+SHOWN_JS = """() => {
+    window.__shownObserver?.disconnect();
+    const shown = window.__shown = [];
+    const look = () => {
+        const verdict = document.getElementById('st-verdict');
+        const lost = document.getElementById('lost');
+        const rewind = document.getElementById('lost-rewind');
+        const now = {
+            piles: [...document.querySelectorAll('[data-pile]')].map((pile) => pile.dataset.pile
+                + ':' + [...pile.querySelectorAll('[data-card]')].map((c) => c.dataset.card))
+                .sort().join(' '),
+            moves: document.getElementById('st-moves').textContent,
+            words: verdict.dataset.text || '',
+            verdict: verdict.dataset.verdict || '',
+            lost: !lost.hidden,
+            rewind: !lost.hidden && !rewind.hidden && !rewind.disabled,
+        };
+        const last = shown[shown.length - 1];
+        if (!last || Object.keys(now).some((k) => now[k] !== last[k])) shown.push(now);
+    };
+    look();
+    const observer = window.__shownObserver = new MutationObserver(look);
+    observer.observe(document.getElementById('table'), {childList: true, subtree: true,
+        attributes: true, attributeFilter: ['data-card']});
+    observer.observe(document.querySelector('.status'), {childList: true, subtree: true,
+        characterData: true, attributes: true});
+    observer.observe(document.getElementById('lost'), {childList: true, subtree: true,
+        characterData: true, attributes: true, attributeFilter: ['hidden', 'disabled']});
+}"""
+# The solver's settled answer on the position in play, once the page shows it: the
+# table's own "watch" intent (a look at what the desk knows, which changes nothing) says
+# "done" (the worker answered for this very position: its verdict and, on a lost one, its
+# whole walk back) and the status bar and lost notice show that answer. Null until then.
+VERDICT_SHOWN_JS = """() => {
+    const answer = window.ppTable.act('watch');
+    if (!answer || !answer.done) return null;
+    const verdict = document.getElementById('st-verdict');
+    const lost = document.getElementById('lost');
+    const rewind = document.getElementById('lost-rewind');
+    const back = answer.unwinnable ? answer.rewind || {} : {};
+    const shown = (verdict.dataset.verdict || '') === (answer.verdict || '')
+        && lost.hidden === !answer.unwinnable
+        && (!answer.unwinnable || (rewind.hidden === (!back.back && !back.looking)
+                                   && rewind.disabled === !back.back));
+    return shown ? answer : null;
+}"""
+# An intent sent through the table's API and the status bar as that intent's own render
+# left it, read in the same task (before any later task of the page's could change it).
+ACT_AND_READ_JS = """([kind, data]) => {
+    const answer = window.ppTable.act(kind, data);
+    const verdict = document.getElementById('st-verdict');
+    return {event: answer?.event, move_count: answer?.move_count,
+            words: verdict.dataset.text || '', verdict: verdict.dataset.verdict || '',
+            lost: !document.getElementById('lost').hidden};
+}"""
+# The lost notice is shown with its Back to winnable button offered (shown and enabled).
+REWIND_OFFERED_JS = """() => {
+    const b = document.getElementById('lost-rewind');
+    return !document.getElementById('lost').hidden && !b.hidden && !b.disabled;
+}"""
+VERDICT_WORDS = {"won": "Winnable", "lost": "Can't be won from here", "unknown": "Not sure yet"}
+THINKING = "Thinking…"
 # Two animation frames drawn (true), or false when none came within 5 s.
 FRAMES_JS = """() => new Promise((done) => {
     requestAnimationFrame(() => requestAnimationFrame(() => done(true)));
@@ -86,6 +155,12 @@ def expected_piles(game: engine.Game) -> dict[str, list[str]]:
     """The DOM contract's view of ``game``: face-down cards are only "down"."""
     return {pile: ["down" if card.islower() else card for card in cards]
             for pile, cards in game.position()["piles"].items()}
+
+
+def piles_key(game: engine.Game) -> str:
+    """The position of ``game`` as SHOWN_JS names a position on the page."""
+    return " ".join(sorted(f"{pile}:{','.join(cards)}"
+                           for pile, cards in expected_piles(game).items()))
 
 
 def first_move(game: engine.Game, pred=lambda m: True) -> engine.Move | None:
@@ -174,6 +249,29 @@ class TablePage:
         self.page.wait_for_function(CARDS_LANDED_JS)  # where a card lands, not mid-flight
         misplaced = self.page.evaluate(MISPLACED_JS)
         assert not misplaced, f"cards drawn away from their piles: {misplaced}"
+
+    def record_shown(self) -> None:
+        """Keep every state the page shows from now on (SHOWN_JS; see :meth:`shown`)."""
+        self.page.evaluate(SHOWN_JS)
+
+    def shown(self, game: engine.Game | None = None) -> list[dict]:
+        """The states the page showed since :meth:`record_shown`, oldest first; only those
+        of ``game``'s position when given."""
+        states = self.page.evaluate("() => window.__shown")
+        if game is None:
+            return states
+        key = piles_key(game)
+        return [state for state in states if state["piles"] == key]
+
+    def settled_verdict(self, timeout: int = READY_MS) -> dict:
+        """Wait until the solver settled the position in play and the page shows it (see
+        VERDICT_SHOWN_JS); its answer ("verdict", "unwinnable", "rewind")."""
+        handle = self.page.wait_for_function(VERDICT_SHOWN_JS, timeout=timeout, polling=50)
+        return handle.json_value()
+
+    def act_and_read(self, kind: str, **data) -> dict:
+        """Send an intent and read the verdict its own render shows (ACT_AND_READ_JS)."""
+        return self.page.evaluate(ACT_AND_READ_JS, [kind, data])
 
     def text(self, selector: str) -> str:
         return self.page.inner_text(selector)
