@@ -124,13 +124,16 @@ COVER_BIAS = 20
 # has spent as many with RELAX_PROBE_GATE waiting on average, and taken first if it keeps
 # fewer than RELAX_PROBE_RATIO times as many; otherwise it follows a slow win of the
 # first); a relaxed win within RELAX_QUICK_WIN of its game's positions ends them all
-# (§7.22, §7.27, §7.29, §7.32, §7.34)
+# (§7.22, §7.27, §7.29, §7.32, §7.34); once the games have spent RELAX_LONG positions with
+# no answer, the share is RELAX_LONG_SHARE (§7.37)
 RELAX_AFTER = 5_000
 RELAX_EVERY = 64
 RELAX_KS = (3, 4, 6)
 RELAX_CAP = 300
 RELAX_QUICK_WIN = 1_000
 RELAX_SHARE = 16.0
+RELAX_LONG = 4_096
+RELAX_LONG_SHARE = 32.0
 RELAX_PROBE = 500
 RELAX_PROBE_GATE = 150
 RELAX_PROBE_RATIO = 0.75
@@ -254,8 +257,12 @@ class KlondikeSpace(Space[State]):
     def _relax(self) -> None:
         """Go on searching the root in the relaxed games (engine/solver/proofs.py), with
         RELAX_SHARE of the positions the search expanded since: one searched to the end
-        without a win proves the root lost (:attr:`lost`)."""
-        if self._root is not None and self._proofs.go(RELAX_EVERY * RELAX_SHARE):
+        without a win proves the root lost (:attr:`lost`). Games that have gone on for
+        RELAX_LONG positions with no answer take RELAX_LONG_SHARE: a won deal's relaxed
+        game most often wins within a few hundred, so a long one is likely a loss to prove."""
+        proofs = self._proofs
+        share = RELAX_SHARE if proofs.spent < RELAX_LONG else RELAX_LONG_SHARE
+        if self._root is not None and proofs.go(RELAX_EVERY * share):
             self.lost = True
 
     def _dive(self) -> None:

@@ -320,6 +320,27 @@ def test_the_solver_proves_a_deal_lost_through_the_relaxed_game(
     assert alone.result == "unknown"
 
 
+def test_relaxed_games_gone_long_take_a_larger_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 83's relaxed games end in a loss after 300 + 13,418 relaxed positions. Sixteen
+    to each of the search's positions until they have spent 4,096, then thirty-two: lost
+    after 5,572 of the search's (4 rounds of 64 positions, then 5), whole or in slices;
+    with sixteen throughout, after 5,892 (14 rounds). Deal 385's end after 1,546 (above)
+    and is as it was."""
+    game = engine.new_game("klondike", 83)
+    whole = Solver(game, max_nodes=12_000)
+    whole.step(60_000)
+    assert (whole.result, whole.nodes) == ("lost", 5_572)
+    assert whole.space._proofs.spent == 300 + 13_418  # type: ignore[attr-defined]
+    sliced = Solver(game, max_nodes=12_000)
+    while sliced.step(5.0) is None:
+        pass
+    assert (sliced.result, sliced.nodes) == ("lost", 5_572)
+    monkeypatch.setattr(klondike_space, "RELAX_LONG_SHARE", klondike_space.RELAX_SHARE)
+    flat = Solver(game, max_nodes=12_000)
+    flat.step(60_000)
+    assert (flat.result, flat.nodes) == ("lost", 5_892)
+
+
 def test_the_finer_game_proves_what_the_coarse_one_wins() -> None:
     """Deal 991: its relaxed game of k = 3 has a win (after 4,312 relaxed positions), that
     of k = 4 none (searched to the end in 3,776); the search alone proves it lost after
@@ -355,8 +376,9 @@ def test_a_quick_coarse_win_ends_the_relaxed_games() -> None:
 def test_a_slow_win_hands_over_to_a_finer_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """Deal 556: k = 3 wins after 411 relaxed positions (past its cap of 300), k = 4 after
     1,490 (more than RELAX_QUICK_WIN), and k = 6 has no win (searched to the end in 7,798):
-    the slow win hands over to k = 6, which proves the deal lost after 5,636 positions of the
-    search (300 + 1,490 + 7,798 relaxed ones), where the search alone needs 36,105. Were
+    the slow win hands over to k = 6, which proves the deal lost after 5,444 positions of the
+    search (300 + 1,490 + 7,798 relaxed ones, twice as many a position once 4,096 are
+    spent), where the search alone needs 36,105. Were
     every relaxed win to end the games, 556 would be undecided then."""
     piles = root_piles(556)
     assert Relaxed(piles, 3).run(1_000) == (True, 411)
@@ -365,7 +387,7 @@ def test_a_slow_win_hands_over_to_a_finer_game(monkeypatch: pytest.MonkeyPatch) 
     assert klondike_space.RELAX_KS == (3, 4, 6)
     assert 1_490 > klondike_space.RELAX_QUICK_WIN
     solver = without_dives(556, 12_000)
-    assert (solver.result, solver.nodes) == ("lost", 5_636)
+    assert (solver.result, solver.nodes) == ("lost", 5_444)
     assert solver.space._proofs.spent == 300 + 1_490 + 7_798  # type: ignore[attr-defined]
     monkeypatch.setattr(klondike_space, "RELAX_QUICK_WIN", 10 ** 9)
     solver = without_dives(556, 12_000)
