@@ -9,7 +9,8 @@ decided within the positions it leaves as they were), one at a time, each with t
 budget, and prints one Markdown table row: deals, share decided (won or proved lost),
 share won (of all deals and of the decided ones), proved losses, and the median and
 95th-percentile time per deal. Every won line is replayed with Game.play to check it
-wins. It prints figures; it asserts nothing.
+wins. A deal answered in a slice that ended past the budget counts as not decided. It
+prints figures; it asserts nothing.
 
 Targets (issue 6): Beleaguered Castle >= 97 % decided, Klondike >= 95 %, Spider 1 suit
 >= 90 %; the won share of decided deals near the published thoughtful figures
@@ -71,11 +72,13 @@ def bench(variant: str, deals: range | list[int], budget_ms: float, verbose: boo
     times: list[float] = []
     for seed in deals:
         answer = (attempt_cpu if cpu else attempt)(variant, seed, budget_ms, max_nodes)
-        counts[answer.result] += 1
+        late = answer.result != "unknown" and answer.ms > budget_ms
+        counts["unknown" if late else answer.result] += 1
         times.append(answer.ms)
         if verbose:
             print(f"  {variant} {seed}: {answer.result} {answer.nodes} positions "
-                  f"{answer.ms:.0f} ms", file=sys.stderr, flush=True)
+                  f"{answer.ms:.0f} ms{' (late: not counted)' if late else ''}",
+                  file=sys.stderr, flush=True)
     n = len(deals)
     decided = counts["won"] + counts["lost"]
     return {"deals": n, "decided": 100 * decided / n, "won": 100 * counts["won"] / n,
