@@ -299,23 +299,29 @@ def test_the_relaxed_game_never_calls_a_winnable_deal_lost() -> None:
             assert answer is not False, (seed, k)
 
 
+def solved_whole_and_sliced(seed: int, nodes: int, relaxed: int) -> None:
+    """Deal ``seed`` solved in one call and in slices of 5 ms: both lost after ``nodes``
+    positions of the search, the relaxed games having spent ``relaxed``."""
+    game = engine.new_game("klondike", seed)
+    whole = Solver(game, max_nodes=12_000)
+    whole.step(60_000)
+    assert (whole.result, whole.nodes) == ("lost", nodes)
+    assert whole.space._proofs.spent == relaxed  # type: ignore[attr-defined]
+    sliced = Solver(game, max_nodes=12_000)
+    while sliced.step(5.0) is None:
+        pass
+    assert (sliced.result, sliced.nodes) == ("lost", nodes)
+
+
 def test_the_solver_proves_a_deal_lost_through_the_relaxed_game(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Deal 385, which the search alone proves lost after 31,140 positions, is lost after
     5,124 with the relaxed game searched beside it (sixteen relaxed positions to each of the
     search's from its 5,000th: k = 3 for its cap of 300, then k = 4 lost after 1,246),
     whole or in slices; without it, unknown then."""
-    game = engine.new_game("klondike", 385)
-    whole = Solver(game, max_nodes=12_000)
-    whole.step(60_000)
-    assert (whole.result, whole.nodes) == ("lost", 5_124)
-    assert whole.space._proofs.spent == 300 + 1_246  # type: ignore[attr-defined]
-    sliced = Solver(game, max_nodes=12_000)
-    while sliced.step(5.0) is None:
-        pass
-    assert (sliced.result, sliced.nodes) == ("lost", 5_124)
+    solved_whole_and_sliced(385, 5_124, 300 + 1_246)
     monkeypatch.setattr(KlondikeSpace, "_relax", lambda self: None)
-    alone = Solver(game, max_nodes=12_000)
+    alone = Solver(engine.new_game("klondike", 385), max_nodes=12_000)
     alone.step(60_000)
     assert alone.result == "unknown"
 
@@ -326,17 +332,9 @@ def test_relaxed_games_gone_long_take_a_larger_share(monkeypatch: pytest.MonkeyP
     after 5,572 of the search's (4 rounds of 64 positions, then 5), whole or in slices;
     with sixteen throughout, after 5,892 (14 rounds). Deal 385's end after 1,546 (above)
     and is as it was."""
-    game = engine.new_game("klondike", 83)
-    whole = Solver(game, max_nodes=12_000)
-    whole.step(60_000)
-    assert (whole.result, whole.nodes) == ("lost", 5_572)
-    assert whole.space._proofs.spent == 300 + 13_418  # type: ignore[attr-defined]
-    sliced = Solver(game, max_nodes=12_000)
-    while sliced.step(5.0) is None:
-        pass
-    assert (sliced.result, sliced.nodes) == ("lost", 5_572)
+    solved_whole_and_sliced(83, 5_572, 300 + 13_418)
     monkeypatch.setattr(klondike_space, "RELAX_LONG_SHARE", klondike_space.RELAX_SHARE)
-    flat = Solver(game, max_nodes=12_000)
+    flat = Solver(engine.new_game("klondike", 83), max_nodes=12_000)
     flat.step(60_000)
     assert (flat.result, flat.nodes) == ("lost", 5_892)
 
