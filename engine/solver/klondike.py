@@ -258,8 +258,10 @@ class KlondikeSpace(Space[State]):
         """Go on searching the root in the relaxed games (engine/solver/proofs.py), with
         RELAX_SHARE of the positions the search expanded since: one searched to the end
         without a win proves the root lost (:attr:`lost`). Games that have gone on for
-        RELAX_LONG positions with no answer take RELAX_LONG_SHARE: a won deal's relaxed
-        game most often wins within a few hundred, so a long one is likely a loss to prove."""
+        RELAX_LONG positions with no answer take RELAX_LONG_SHARE: a won deal's games most
+        often win within a few hundred, and the search wins most of the others before the
+        games get that far or long after the second, so what is left to gain is a loss
+        proved sooner (docs/solver.md §7.37)."""
         proofs = self._proofs
         share = RELAX_SHARE if proofs.spent < RELAX_LONG else RELAX_LONG_SHARE
         if self._root is not None and proofs.go(RELAX_EVERY * share):
