@@ -179,10 +179,10 @@ class Relaxed:
                 own = stack
             position = own.pop()
             spent += 1
+            if position[2] == _WON:
+                return True, spent
             if len(position) > 3:
                 position = position[:3]  # alive as its parent was (children())
-            elif position[2] == _WON:
-                return True, spent
             elif self.dead(position):
                 continue
             children = self.children(position)
@@ -440,7 +440,8 @@ class Relaxed:
         """The relaxed steps from a settled relaxed position, foundation moves first, each
         child settled; only moves that have a use (see the module docstring). A talon card
         goes to a column only together with a move that puts a card on it (:meth:`_covers`),
-        as in the real space (docs/solver.md §7.11, §7.14)."""
+        as in the real space (docs/solver.md §7.11, §7.14). A child that brought a
+        foundation card back onto a column card carries ``_ALIVE`` as a fourth item."""
         columns, talon, heights = position
         hl = list(heights)
         known = self.known
