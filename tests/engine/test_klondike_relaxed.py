@@ -330,8 +330,8 @@ def test_relaxed_games_gone_long_take_a_larger_share(monkeypatch: pytest.MonkeyP
     """Deal 83's relaxed games end in a loss after 300 + 13,418 relaxed positions. Sixteen
     to each of the search's positions until they have spent 4,096, then thirty-two: lost
     after 5,572 of the search's (4 rounds of 64 positions, then 5), whole or in slices;
-    with sixteen throughout, after 5,892 (14 rounds). Deal 385's end after 1,546 (above)
-    and is as it was."""
+    with sixteen throughout, after 5,892 (14 rounds). Deal 385's games end after 1,546
+    relaxed positions (above), before the share grows, so it is lost where it was."""
     solved_whole_and_sliced(83, 5_572, 300 + 13_418)
     monkeypatch.setattr(klondike_space, "RELAX_LONG_SHARE", klondike_space.RELAX_SHARE)
     flat = Solver(engine.new_game("klondike", 83), max_nodes=12_000)
